@@ -1,0 +1,260 @@
+/**
+ * Typed client for the service's HTTP interface, on the platform's fetch.
+ *
+ * Encoding follows the spec's Conventions: GET parameters go in the query; POST/PATCH/DELETE
+ * parameters are form-encoded; strings travel bare and every other value as one JSON text.
+ * Works unchanged in Node (the main process, tests) and in browsers.
+ */
+import {
+  API_PREFIX,
+  type FetchApiKeyResponse,
+  fetchApiKeyResponseSchema,
+  type GetEventsResponse,
+  getEventsResponseSchema,
+  type RegisterParams,
+  type RegisterResponse,
+  registerResponseSchema,
+  type SettingValue,
+  type User,
+  userSchema,
+} from '../protocol';
+
+/** The parts of AbortSignal the client uses (both Node's and the DOM's fit). */
+export interface SignalLike {
+  readonly aborted: boolean;
+}
+
+export interface ResponseLike {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+export interface RequestInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: SignalLike;
+}
+
+export type FetchLike = (url: string, init: RequestInitLike) => Promise<ResponseLike>;
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type ParamValue = SettingValue | null | readonly unknown[] | { readonly [k: string]: unknown };
+export type Params = Record<string, ParamValue | undefined>;
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+/** The service answered with an error envelope (or a non-JSON error status). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body: Record<string, unknown>,
+    /** Seconds to wait, from Retry-After or the body's `retry-after` (429 only). */
+    readonly retryAfter: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The request never got an HTTP answer: refused, reset, DNS, aborted by a timeout. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Encodes parameters per the spec: bare strings, JSON text for everything else. */
+export function encodeParams(params: Params): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+  }
+  return parts.join('&');
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Base64 of the UTF-8 bytes of `text` (no btoa: shared code has no DOM or Node globals). */
+export function base64Utf8(text: string): string {
+  const bytes: number[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp < 0x80) bytes.push(cp);
+    else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+    else if (cp < 0x10000) bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    else {
+      bytes.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    }
+  }
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const [a = 0, b = 0, c = 0] = [bytes[i], bytes[i + 1], bytes[i + 2]];
+    const n = (a << 16) | (b << 8) | c;
+    out += B64.charAt((n >> 18) & 63) + B64.charAt((n >> 12) & 63);
+    out += i + 1 < bytes.length ? B64.charAt((n >> 6) & 63) : '=';
+    out += i + 2 < bytes.length ? B64.charAt(n & 63) : '=';
+  }
+  return out;
+}
+
+export function basicAuthHeader(username: string, password: string): string {
+  return `Basic ${base64Utf8(`${username}:${password}`)}`;
+}
+
+/** The API root for a server address the user typed ("https://chat.example.com/"). */
+export function apiBase(serverUrl: string): string {
+  return serverUrl.replace(/\/+$/, '') + API_PREFIX;
+}
+
+function defaultFetch(): FetchLike {
+  const f = (globalThis as unknown as { fetch?: FetchLike }).fetch;
+  if (!f) throw new Error('No fetch in this runtime');
+  return f.bind(globalThis);
+}
+
+export interface ClientOptions {
+  serverUrl: string;
+  credentials?: Credentials;
+  fetch?: FetchLike;
+  userAgent?: string;
+}
+
+export interface CallOptions {
+  signal?: SignalLike;
+}
+
+function parseRetryAfter(header: string | null, body: Record<string, unknown>): number | null {
+  const fromBody = body['retry-after'];
+  if (typeof fromBody === 'number' && Number.isFinite(fromBody)) return fromBody;
+  if (header !== null && header.trim() !== '') {
+    const n = Number(header);
+    if (Number.isFinite(n)) return n;
+  }
+  return null;
+}
+
+export class ApiClient {
+  readonly serverUrl: string;
+  readonly credentials: Credentials | undefined;
+  private readonly fetchImpl: FetchLike;
+  private readonly userAgent: string | undefined;
+
+  constructor(options: ClientOptions) {
+    this.serverUrl = options.serverUrl.replace(/\/+$/, '');
+    this.credentials = options.credentials;
+    this.fetchImpl = options.fetch ?? defaultFetch();
+    this.userAgent = options.userAgent;
+  }
+
+  withCredentials(credentials: Credentials): ApiClient {
+    return new ApiClient({
+      serverUrl: this.serverUrl,
+      credentials,
+      fetch: this.fetchImpl,
+      ...(this.userAgent === undefined ? {} : { userAgent: this.userAgent }),
+    });
+  }
+
+  /** Sends one request; resolves with the parsed JSON body of a success, else throws. */
+  async request(
+    method: Method,
+    path: string,
+    params: Params = {},
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const encoded = encodeParams(params);
+    let url = apiBase(this.serverUrl) + path;
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (this.credentials) {
+      headers.Authorization = basicAuthHeader(this.credentials.email, this.credentials.apiKey);
+    }
+    if (this.userAgent) headers['User-Agent'] = this.userAgent;
+    const init: RequestInitLike = { method, headers };
+    if (options.signal) init.signal = options.signal;
+    if (method === 'GET') {
+      if (encoded) url += `?${encoded}`;
+    } else {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      init.body = encoded;
+    }
+
+    let response: ResponseLike;
+    let text: string;
+    try {
+      response = await this.fetchImpl(url, init);
+      text = await response.text();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new NetworkError(`${method} ${path}: ${message}`, error);
+    }
+
+    let body: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = text ? JSON.parse(text) : {};
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        body = parsed as Record<string, unknown>;
+      }
+    } catch {
+      // Not JSON: a proxy's error page, say. Handled below by the status.
+    }
+
+    const ok = response.status >= 200 && response.status < 300;
+    if (ok && (body.result === 'success' || body.result === 'partially_completed')) return body;
+    const code = typeof body.code === 'string' ? body.code : ok ? 'BAD_RESPONSE' : `HTTP_${response.status}`;
+    const msg =
+      typeof body.msg === 'string' && body.msg !== ''
+        ? body.msg
+        : `${method} ${path} failed with HTTP ${response.status}`;
+    const retryAfter =
+      response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After'), body) : null;
+    throw new ApiError(response.status, code, msg, body, retryAfter);
+  }
+
+  async fetchApiKey(username: string, password: string, options?: CallOptions): Promise<FetchApiKeyResponse> {
+    const body = await this.request('POST', '/fetch_api_key', { username, password }, options);
+    return fetchApiKeyResponseSchema.parse(body);
+  }
+
+  async getOwnUser(options?: CallOptions): Promise<User> {
+    return userSchema.parse(await this.request('GET', '/users/me', {}, options));
+  }
+
+  async registerQueue(params: RegisterParams = {}, options?: CallOptions): Promise<RegisterResponse> {
+    const body = await this.request('POST', '/register', { ...params }, options);
+    return registerResponseSchema.parse(body);
+  }
+
+  async getEvents(
+    params: { queue_id: string; last_event_id?: number; dont_block?: boolean },
+    options?: CallOptions,
+  ): Promise<GetEventsResponse> {
+    const body = await this.request('GET', '/events', { ...params }, options);
+    return getEventsResponseSchema.parse(body);
+  }
+
+  async deleteQueue(queueId: string, options?: CallOptions): Promise<void> {
+    await this.request('DELETE', '/events', { queue_id: queueId }, options);
+  }
+
+  async updateSettings(
+    changes: Record<string, SettingValue>,
+    options?: CallOptions,
+  ): Promise<{ ignored_parameters_unsupported: string[] }> {
+    const body = await this.request('PATCH', '/settings', changes, options);
+    const ignored = body.ignored_parameters_unsupported;
+    return { ignored_parameters_unsupported: Array.isArray(ignored) ? (ignored as string[]) : [] };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The main <-> renderer contract: invoke calls (renderer asks, main answers) and pushed
+ * events (main tells). One definition serves Electron IPC (preload + ipcMain) and browser
+ * mode (a WebSocket carrying the same frames), so the renderer cannot tell them apart.
+ *
+ * Every invoke payload has a zod schema; the main side validates before any handler runs.
+ * No API key ever appears in a type here: the renderer never holds one.
+ */
+import { z } from 'zod';
+import type { RegisterState, ServerEvent } from '../protocol';
+
+// ---- shared value types -------------------------------------------------------------------
+
+export const accountIdSchema = z.string().min(1).max(200);
+
+export interface AccountSummary {
+  /** Stable local id: one per (server URL, email). */
+  id: string;
+  serverUrl: string;
+  email: string;
+  userId: number | null;
+  fullName: string | null;
+  serviceVersion: string | null;
+  featureLevel: number | null;
+}
+
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'offline';
+
+export interface ConnectionState {
+  status: ConnectionStatus;
+  /** Epoch ms of the next attempt while reconnecting or offline. */
+  nextRetryAt: number | null;
+  /** Why the last attempt failed, for the UI. */
+  lastError: string | null;
+}
+
+/**
+ * What the renderer builds an account's store from: the register response without the
+ * queue (the queue belongs to the main process), plus who the account is.
+ */
+export interface AccountSnapshot {
+  accountId: string;
+  /** Increases with every (re-)register; events carry it so stale batches are dropped. */
+  generation: number;
+  state: RegisterState;
+}
+
+export interface DemoLogin {
+  role: string;
+  email: string;
+  password: string;
+}
+
+export interface AppInfo {
+  mode: 'electron' | 'browser';
+  appVersion: string;
+  /** The server the sign-in screen is prefilled with. */
+  defaultServerUrl: string | null;
+  /** Offered on the sign-in screen when the app runs the embedded demo server. */
+  demoLogins: DemoLogin[];
+  /** False where credentials are stored without OS encryption (say so in the UI). */
+  secretStorageEncrypted: boolean;
+}
+
+export interface AppState {
+  accounts: AccountSummary[];
+  activeAccountId: string | null;
+}
+
+/** Errors cross the boundary as data, so both transports carry them the same way. */
+export interface IpcError {
+  message: string;
+  /** The service's error code when the failure came from the service. */
+  code: string | null;
+}
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+// ---- invoke calls -------------------------------------------------------------------------
+
+const settingValueSchema = z.union([z.boolean(), z.number(), z.string()]);
+
+export const invokeSchemas = {
+  'app.getInfo': z.object({}),
+  'app.getState': z.object({}),
+  'accounts.signIn': z.object({
+    serverUrl: z.url({ protocol: /^https?$/ }).max(2000),
+    email: z.string().min(1).max(320),
+    password: z.string().min(1).max(1000),
+  }),
+  'accounts.signOut': z.object({ accountId: accountIdSchema }),
+  'accounts.setActive': z.object({ accountId: accountIdSchema }),
+  'account.getSnapshot': z.object({ accountId: accountIdSchema }),
+  'account.getConnection': z.object({ accountId: accountIdSchema }),
+  'settings.update': z.object({
+    accountId: accountIdSchema,
+    changes: z.record(z.string().min(1).max(100), settingValueSchema),
+  }),
+} as const;
+
+export type InvokeChannel = keyof typeof invokeSchemas;
+export type InvokeRequest<C extends InvokeChannel> = z.infer<(typeof invokeSchemas)[C]>;
+
+export interface InvokeResponses {
+  'app.getInfo': AppInfo;
+  'app.getState': AppState;
+  'accounts.signIn': AccountSummary;
+  'accounts.signOut': AppState;
+  'accounts.setActive': AppState;
+  'account.getSnapshot': AccountSnapshot | null;
+  'account.getConnection': ConnectionState;
+  'settings.update': { ignored_parameters_unsupported: string[] };
+}
+
+export const INVOKE_CHANNELS = Object.keys(invokeSchemas) as InvokeChannel[];
+
+export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && Object.hasOwn(invokeSchemas, channel);
+}
+
+// ---- pushed events ------------------------------------------------------------------------
+
+export interface PushPayloads {
+  /** The account list or the active account changed. */
+  'app.state': AppState;
+  /** A fresh snapshot after (re-)register: replace the account's whole store. */
+  'account.snapshot': AccountSnapshot;
+  /** One poll's worth of events, in order; apply in one state update. */
+  'account.events': { accountId: string; generation: number; events: ServerEvent[] };
+  'account.connection': { accountId: string; state: ConnectionState };
+}
+
+export type PushChannel = keyof PushPayloads;
+export const PUSH_CHANNELS: readonly PushChannel[] = [
+  'app.state',
+  'account.snapshot',
+  'account.events',
+  'account.connection',
+];
+
+/** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */
+export interface ConfabBridge {
+  invoke<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<IpcResult<InvokeResponses[C]>>;
+  on<P extends PushChannel>(channel: P, listener: (payload: PushPayloads[P]) => void): () => void;
+}
+
+/** The Electron IPC channel names (one per call, one per push), prefixed to avoid clashes. */
+export const electronInvokeChannel = (c: InvokeChannel): string => `confab:invoke:${c}`;
+export const electronPushChannel = (c: PushChannel): string => `confab:push:${c}`;
+
+// ---- browser mode: frames over the WebSocket ----------------------------------------------
+
+export const clientFrameSchema = z.object({
+  kind: z.literal('invoke'),
+  id: z.number().int().nonnegative(),
+  channel: z.string().max(100),
+  payload: z.unknown(),
+});
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+export type HostFrame =
+  | { kind: 'result'; id: number; result: IpcResult<unknown> }
+  | { kind: 'push'; channel: PushChannel; payload: unknown };
+
+/** Query parameter that carries the browser-mode secret in the page and WebSocket URLs. */
+export const BROWSER_SECRET_PARAM = 'token';
+/** Path of the WebSocket endpoint of browser mode. */
+export const BROWSER_WS_PATH = '/bridge';

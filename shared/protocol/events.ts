@@ -1,0 +1,363 @@
+/**
+ * Events delivered by GET /events: a discriminated union on `type` (and `op` inside a type).
+ * Shapes follow the spec, and NOTES.md where the spec leaves them out. Every event has `id`.
+ *
+ * `parseEvent` validates one event against the schema for its type. Unknown types come back
+ * as `null` (a client ignores them); a known type with a wrong shape throws, because a client
+ * must never go on applying events to state that may be wrong.
+ */
+import { z } from 'zod';
+import { userSchema } from './users';
+
+const id = z.number().int();
+const settingValue = z.union([z.boolean(), z.number(), z.string()]);
+
+export const heartbeatEventSchema = z.object({ id, type: z.literal('heartbeat') });
+
+export const restartEventSchema = z.looseObject({
+  id,
+  type: z.literal('restart'),
+  service_version: z.string(),
+  service_feature_level: z.number().int(),
+  service_merge_base: z.string().optional(),
+  server_generation: z.number().optional(),
+  immediate: z.boolean().optional(),
+});
+
+export const userSettingsEventSchema = z.object({
+  id,
+  type: z.literal('user_settings'),
+  op: z.literal('update'),
+  property: z.string(),
+  value: settingValue,
+  language_name: z.string().optional(),
+});
+
+export const updateDisplaySettingsEventSchema = z.looseObject({
+  id,
+  type: z.literal('update_display_settings'),
+  user: z.string().optional(),
+  setting_name: z.string(),
+  setting: settingValue,
+  language_name: z.string().optional(),
+});
+
+export const updateGlobalNotificationsEventSchema = z.looseObject({
+  id,
+  type: z.literal('update_global_notifications'),
+  user: z.string().optional(),
+  notification_name: z.string(),
+  setting: settingValue,
+});
+
+/** `person` of a realm_user update: user_id plus exactly one group of fields (NOTES.md). */
+export const personUpdateSchema = z.looseObject({
+  user_id: z.number().int(),
+  full_name: z.string().optional(),
+  email: z.string().optional(),
+  timezone: z.string().optional(),
+  bot_owner_id: z.number().int().nullable().optional(),
+  role: z.number().int().optional(),
+  delivery_email: z.string().nullable().optional(),
+  avatar_source: z.string().optional(),
+  avatar_url: z.string().nullable().optional(),
+  avatar_url_medium: z.string().nullable().optional(),
+  avatar_version: z.number().int().optional(),
+  is_billing_admin: z.boolean().optional(),
+  new_email: z.string().optional(),
+  is_active: z.boolean().optional(),
+  custom_profile_field: z
+    .object({ id: z.number().int(), value: z.string().nullable(), rendered_value: z.string().optional() })
+    .optional(),
+});
+export type PersonUpdate = z.infer<typeof personUpdateSchema>;
+
+export const realmUserEventSchema = z.discriminatedUnion('op', [
+  z.object({ id, type: z.literal('realm_user'), op: z.literal('add'), person: userSchema }),
+  z.object({
+    id,
+    type: z.literal('realm_user'),
+    op: z.literal('remove'),
+    person: z.object({ user_id: z.number().int(), full_name: z.string() }),
+  }),
+  z.object({ id, type: z.literal('realm_user'), op: z.literal('update'), person: personUpdateSchema }),
+]);
+
+/** A stream as seen through the user's subscription (spec: "Stream"). */
+export const subscriptionSchema = z.looseObject({
+  stream_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  rendered_description: z.string(),
+  date_created: z.number().int(),
+  invite_only: z.boolean(),
+  is_web_public: z.boolean(),
+  subscribers: z.array(z.number().int()).optional(),
+  desktop_notifications: z.boolean().nullable(),
+  email_notifications: z.boolean().nullable(),
+  push_notifications: z.boolean().nullable(),
+  audible_notifications: z.boolean().nullable(),
+  wildcard_mentions_notify: z.boolean().nullable(),
+  pin_to_top: z.boolean(),
+  email_address: z.string(),
+  is_muted: z.boolean(),
+  in_home_view: z.boolean(),
+  is_announcement_only: z.boolean(),
+  color: z.string(),
+  stream_post_policy: z.number().int(),
+  message_retention_days: z.number().int().nullable(),
+  history_public_to_subscribers: z.boolean(),
+  first_message_id: z.number().int().nullable(),
+  stream_weekly_traffic: z.number().int().nullable(),
+  can_remove_subscribers_group_id: z.number().int(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionEventSchema = z.discriminatedUnion('op', [
+  z.object({ id, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionSchema) }),
+  z.object({
+    id,
+    type: z.literal('subscription'),
+    op: z.literal('remove'),
+    subscriptions: z.array(z.looseObject({ stream_id: z.number().int(), name: z.string() })),
+  }),
+  z.object({
+    id,
+    type: z.literal('subscription'),
+    op: z.literal('update'),
+    stream_id: z.number().int(),
+    property: z.string(),
+    value: z.union([z.boolean(), z.string(), z.number(), z.null()]),
+  }),
+  z.object({
+    id,
+    type: z.literal('subscription'),
+    op: z.literal('peer_add'),
+    stream_ids: z.array(z.number().int()),
+    user_ids: z.array(z.number().int()),
+  }),
+  z.object({
+    id,
+    type: z.literal('subscription'),
+    op: z.literal('peer_remove'),
+    stream_ids: z.array(z.number().int()),
+    user_ids: z.array(z.number().int()),
+  }),
+]);
+
+export const streamSchema = z.looseObject({
+  stream_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  invite_only: z.boolean(),
+});
+
+export const streamEventSchema = z.discriminatedUnion('op', [
+  z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }),
+  z.object({ id, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(streamSchema) }),
+  z.looseObject({
+    id,
+    type: z.literal('stream'),
+    op: z.literal('update'),
+    stream_id: z.number().int(),
+    name: z.string(),
+    property: z.string(),
+    value: z.union([z.boolean(), z.string(), z.number(), z.null()]),
+  }),
+]);
+
+export const draftSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['', 'stream', 'private']),
+  to: z.array(z.number().int()),
+  topic: z.string(),
+  content: z.string(),
+  timestamp: z.number(),
+});
+export type Draft = z.infer<typeof draftSchema>;
+
+export const draftsEventSchema = z.discriminatedUnion('op', [
+  z.object({ id, type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftSchema) }),
+  z.object({ id, type: z.literal('drafts'), op: z.literal('update'), draft: draftSchema }),
+  z.object({ id, type: z.literal('drafts'), op: z.literal('remove'), draft_id: z.number().int() }),
+]);
+
+export const userStatusEventSchema = z.object({
+  id,
+  type: z.literal('user_status'),
+  user_id: z.number().int(),
+  away: z.boolean().optional(),
+  status_text: z.string().optional(),
+  emoji_name: z.string().optional(),
+  emoji_code: z.string().optional(),
+  reaction_type: z.string().optional(),
+});
+
+export const customProfileFieldSchema = z.looseObject({
+  id: z.number().int(),
+  type: z.number().int(),
+  order: z.number().int(),
+  name: z.string(),
+  hint: z.string(),
+  field_data: z.string(),
+  display_in_profile_summary: z.boolean().optional(),
+});
+export type CustomProfileField = z.infer<typeof customProfileFieldSchema>;
+
+export const customProfileFieldsEventSchema = z.object({
+  id,
+  type: z.literal('custom_profile_fields'),
+  fields: z.array(customProfileFieldSchema),
+});
+
+export const userGroupSchema = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  members: z.array(z.number().int()),
+});
+
+export const userGroupEventSchema = z.discriminatedUnion('op', [
+  z.object({ id, type: z.literal('user_group'), op: z.literal('add'), group: userGroupSchema }),
+  z.object({
+    id,
+    type: z.literal('user_group'),
+    op: z.literal('update'),
+    group_id: z.number().int(),
+    data: z.looseObject({ name: z.string().optional(), description: z.string().optional() }),
+  }),
+  z.object({ id, type: z.literal('user_group'), op: z.literal('remove'), group_id: z.number().int() }),
+  z.object({
+    id,
+    type: z.literal('user_group'),
+    op: z.literal('add_members'),
+    group_id: z.number().int(),
+    user_ids: z.array(z.number().int()),
+  }),
+  z.object({
+    id,
+    type: z.literal('user_group'),
+    op: z.literal('remove_members'),
+    group_id: z.number().int(),
+    user_ids: z.array(z.number().int()),
+  }),
+]);
+
+export const playgroundSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  pygments_language: z.string().optional(),
+  highlighter_language: z.string(),
+  url_prefix: z.string(),
+});
+
+export const realmPlaygroundsEventSchema = z.object({
+  id,
+  type: z.literal('realm_playgrounds'),
+  realm_playgrounds: z.array(playgroundSchema),
+});
+
+export const alertWordsEventSchema = z.object({
+  id,
+  type: z.literal('alert_words'),
+  alert_words: z.array(z.string()),
+});
+
+export const userTopicEventSchema = z.object({
+  id,
+  type: z.literal('user_topic'),
+  stream_id: z.number().int(),
+  topic_name: z.string(),
+  last_updated: z.number().int(),
+  visibility_policy: z.number().int(),
+});
+
+export const updateMessageFlagsEventSchema = z.looseObject({
+  id,
+  type: z.literal('update_message_flags'),
+  op: z.enum(['add', 'remove']),
+  flag: z.string(),
+  messages: z.array(z.number().int()),
+  all: z.boolean(),
+});
+
+export const messageEventSchema = z.object({
+  id,
+  type: z.literal('message'),
+  message: z.looseObject({
+    id: z.number().int(),
+    type: z.enum(['stream', 'private']),
+    stream_id: z.number().int().optional(),
+    subject: z.string(),
+    sender_id: z.number().int(),
+  }),
+  flags: z.array(z.string()),
+});
+
+export const deleteMessageEventSchema = z.object({
+  id,
+  type: z.literal('delete_message'),
+  message_type: z.enum(['stream', 'private']),
+  message_ids: z.array(z.number().int()).optional(),
+  message_id: z.number().int().optional(),
+  stream_id: z.number().int().optional(),
+  topic: z.string().optional(),
+});
+
+export const realmUserSettingsDefaultsEventSchema = z.object({
+  id,
+  type: z.literal('realm_user_settings_defaults'),
+  op: z.literal('update'),
+  property: z.string(),
+  value: settingValue,
+});
+
+/** Schemas by event type; a type that is not here is unknown to this client. */
+export const EVENT_SCHEMAS = {
+  heartbeat: heartbeatEventSchema,
+  restart: restartEventSchema,
+  user_settings: userSettingsEventSchema,
+  update_display_settings: updateDisplaySettingsEventSchema,
+  update_global_notifications: updateGlobalNotificationsEventSchema,
+  realm_user: realmUserEventSchema,
+  subscription: subscriptionEventSchema,
+  stream: streamEventSchema,
+  drafts: draftsEventSchema,
+  user_status: userStatusEventSchema,
+  custom_profile_fields: customProfileFieldsEventSchema,
+  user_group: userGroupEventSchema,
+  realm_playgrounds: realmPlaygroundsEventSchema,
+  alert_words: alertWordsEventSchema,
+  user_topic: userTopicEventSchema,
+  update_message_flags: updateMessageFlagsEventSchema,
+  message: messageEventSchema,
+  delete_message: deleteMessageEventSchema,
+  realm_user_settings_defaults: realmUserSettingsDefaultsEventSchema,
+} as const;
+
+export type EventType = keyof typeof EVENT_SCHEMAS;
+export type ServerEvent = { [K in EventType]: z.infer<(typeof EVENT_SCHEMAS)[K]> }[EventType];
+export type EventOf<T extends EventType> = Extract<ServerEvent, { type: T }>;
+
+/** The shape every event has, known or not. */
+export const rawEventSchema = z.looseObject({ id: z.number().int(), type: z.string() });
+export type RawEvent = z.infer<typeof rawEventSchema>;
+
+export function isKnownEventType(type: string): type is EventType {
+  return Object.hasOwn(EVENT_SCHEMAS, type);
+}
+
+/** Validates a known event; returns null for an unknown type; throws on a malformed one. */
+export function parseEvent(raw: unknown): ServerEvent | null {
+  const base = rawEventSchema.parse(raw);
+  if (!isKnownEventType(base.type)) return null;
+  return EVENT_SCHEMAS[base.type].parse(raw) as ServerEvent;
+}
+
+export const getEventsResponseSchema = z.looseObject({
+  result: z.literal('success'),
+  msg: z.string(),
+  events: z.array(rawEventSchema),
+  queue_id: z.string().optional(),
+});
+export type GetEventsResponse = z.infer<typeof getEventsResponseSchema>;

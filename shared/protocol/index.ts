@@ -1,0 +1,6 @@
+export * from './envelope';
+export * from './events';
+export * from './register';
+export * from './settings';
+export * from './users';
+export * from './version';
