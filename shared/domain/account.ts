@@ -31,7 +31,9 @@ export function accountStateFromSnapshot(snapshot: RegisterState): AccountState 
  */
 export function applyEvent(state: AccountState, event: ServerEvent): AccountState {
   const next = reduce(state, event);
-  return next.lastEventId === event.id ? next : { ...next, lastEventId: Math.max(next.lastEventId, event.id) };
+  return next.lastEventId === event.id
+    ? next
+    : { ...next, lastEventId: Math.max(next.lastEventId, event.id) };
 }
 
 function reduce(state: AccountState, event: ServerEvent): AccountState {

@@ -3,7 +3,10 @@ import type { EventOf, SettingValue } from '../protocol';
 
 export type UserSettingsState = Readonly<Record<string, SettingValue | null | readonly unknown[]>>;
 
-export type SettingsEvent = EventOf<'user_settings'> | EventOf<'update_display_settings'> | EventOf<'update_global_notifications'>;
+export type SettingsEvent =
+  | EventOf<'user_settings'>
+  | EventOf<'update_display_settings'>
+  | EventOf<'update_global_notifications'>;
 
 function set(state: UserSettingsState, property: string, value: SettingValue): UserSettingsState {
   if (state[property] === value) return state;

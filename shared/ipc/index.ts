@@ -140,7 +140,10 @@ export const PUSH_CHANNELS: readonly PushChannel[] = [
 
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */
 export interface ConfabBridge {
-  invoke<C extends InvokeChannel>(channel: C, request: InvokeRequest<C>): Promise<IpcResult<InvokeResponses[C]>>;
+  invoke<C extends InvokeChannel>(
+    channel: C,
+    request: InvokeRequest<C>,
+  ): Promise<IpcResult<InvokeResponses[C]>>;
   on<P extends PushChannel>(channel: P, listener: (payload: PushPayloads[P]) => void): () => void;
 }
 

@@ -114,7 +114,12 @@ export const subscriptionSchema = z.looseObject({
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionEventSchema = z.discriminatedUnion('op', [
-  z.object({ id, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionSchema) }),
+  z.object({
+    id,
+    type: z.literal('subscription'),
+    op: z.literal('add'),
+    subscriptions: z.array(subscriptionSchema),
+  }),
   z.object({
     id,
     type: z.literal('subscription'),
