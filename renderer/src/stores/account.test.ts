@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { createAccountStore, UNREACHABLE } from './account';
+import { effectiveSetting } from './accountState';
+import { settingEvent, snapshotFixture } from './fixtures';
+import { createTestBridge, flush } from './testBridge';
+
+describe('account store', () => {
+  it('applies a batch of events in one update', () => {
+    const { bridge } = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), bridge);
+    let updates = 0;
+    store.subscribe(() => updates++);
+    store.getState().actions.receiveEvents({
+      accountId: 'acct-1',
+      generation: 1,
+      events: [
+        settingEvent(5, 'twenty_four_hour_time', true),
+        settingEvent(6, 'dense_mode', false),
+        settingEvent(7, 'enter_sends', true),
+      ],
+    });
+    expect(updates).toBe(1);
+    const settings = store.getState().account.userSettings;
+    expect([settings.twenty_four_hour_time, settings.dense_mode, settings.enter_sends]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('does not notify for a stale batch', () => {
+    const { bridge } = createTestBridge();
+    const store = createAccountStore(snapshotFixture({ generation: 2 }), bridge);
+    let updates = 0;
+    store.subscribe(() => updates++);
+    store.getState().actions.receiveEvents({
+      accountId: 'acct-1',
+      generation: 1,
+      events: [settingEvent(5, 'dense_mode', false)],
+    });
+    expect(updates).toBe(0);
+    expect(store.getState().account.userSettings.dense_mode).toBe(true);
+  });
+
+  it('replaces its state on a snapshot and keeps its actions', () => {
+    const { bridge } = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), bridge);
+    const actions = store.getState().actions;
+    const fresh = snapshotFixture({ generation: 5 });
+    fresh.state.user_settings = { ...fresh.state.user_settings, color_scheme: 2 };
+    actions.receiveSnapshot(fresh);
+    expect(store.getState().generation).toBe(5);
+    expect(store.getState().account.userSettings.color_scheme).toBe(2);
+    expect(store.getState().actions).toBe(actions);
+  });
+
+  it('sends a setting change to the main process, echoing it until the event', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    const done = store.getState().actions.updateSetting('twenty_four_hour_time', true);
+    expect(effectiveSetting(store.getState(), 'twenty_four_hour_time')).toBe(true);
+    expect(test.held.map((c) => [c.channel, c.request])).toEqual([
+      ['settings.update', { accountId: 'acct-1', changes: { twenty_four_hour_time: true } }],
+    ]);
+    test.held[0]?.resolve({ ok: true, value: { ignored_parameters_unsupported: [] } });
+    await done;
+    expect(store.getState().pending.twenty_four_hour_time?.acknowledged).toBe(true);
+    store.getState().actions.receiveEvents({
+      accountId: 'acct-1',
+      generation: 1,
+      events: [settingEvent(5, 'twenty_four_hour_time', true)],
+    });
+    expect(store.getState().pending).toEqual({});
+    expect(store.getState().account.userSettings.twenty_four_hour_time).toBe(true);
+  });
+
+  it('rolls back with the main process error message', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    const done = store.getState().actions.updateSetting('color_scheme', 2);
+    expect(effectiveSetting(store.getState(), 'color_scheme')).toBe(2);
+    test.held[0]?.resolve({ ok: false, error: { message: 'Invalid color_scheme', code: 'BAD_REQUEST' } });
+    await done;
+    expect(effectiveSetting(store.getState(), 'color_scheme')).toBe(1);
+    expect(store.getState().settingError).toEqual({
+      property: 'color_scheme',
+      message: 'Invalid color_scheme',
+    });
+    store.getState().actions.dismissSettingError();
+    expect(store.getState().settingError).toBeNull();
+  });
+
+  it('says the server could not be reached instead of the transport error', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    const done = store.getState().actions.updateSetting('dense_mode', false);
+    test.held[0]?.resolve({
+      ok: false,
+      error: { message: 'PATCH /settings: fetch failed', code: 'NETWORK_ERROR' },
+    });
+    await done;
+    expect(effectiveSetting(store.getState(), 'dense_mode')).toBe(true);
+    expect(store.getState().settingError).toEqual({ property: 'dense_mode', message: UNREACHABLE });
+  });
+
+  it('rolls back when the bridge drops the call', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    const done = store.getState().actions.updateSetting('dense_mode', false);
+    test.held[0]?.reject(new Error('The connection to the Confab app was lost.'));
+    await done;
+    expect(effectiveSetting(store.getState(), 'dense_mode')).toBe(true);
+    expect(store.getState().settingError?.message).toBe('The connection to the Confab app was lost.');
+  });
+
+  it('rolls back a change the server ignored as unsupported', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    const done = store.getState().actions.updateSetting('enter_sends', true);
+    test.held[0]?.resolve({ ok: true, value: { ignored_parameters_unsupported: ['enter_sends'] } });
+    await done;
+    await flush();
+    expect(effectiveSetting(store.getState(), 'enter_sends')).toBe(false);
+    expect(store.getState().settingError?.message).toBe('This server does not support changing enter_sends.');
+  });
+});
