@@ -1,0 +1,107 @@
+/**
+ * Credentials: password hashing (scrypt), API keys, and HTTP Basic authentication of REST
+ * requests. Failures never tell an unknown email from a wrong key (no account enumeration).
+ */
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Db } from './db';
+import { BOT_TYPES, getUserByEmail, type UserRow } from './db/users';
+import { ApiFailure, badRequest, unauthorized } from './errors';
+
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+// 2^15 rounds with r=8 costs 32 MiB and tens of milliseconds: OWASP's scrypt baseline.
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keylen: 32 };
+
+function scryptOptions(N: number, r: number, p: number) {
+  return { N, r, p, maxmem: 128 * N * r * p * 2 };
+}
+
+/** `scrypt$N$r$p$salt$hash`, base64url parts; the parameters travel with the hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const { N, r, p, keylen } = SCRYPT;
+  const hash = await scryptAsync(password, salt, keylen, scryptOptions(N, r, p));
+  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const parts = stored?.split('$');
+  if (parts?.length !== 6 || parts[0] !== 'scrypt') {
+    // Spend the same time as a real check, so "no such user" is not faster than "wrong password".
+    await hashPassword(password);
+    return false;
+  }
+  const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(
+    password,
+    Buffer.from(salt, 'base64url'),
+    expected.length,
+    scryptOptions(Number(n), Number(r), Number(p)),
+  );
+  return timingSafeEqual(actual, expected);
+}
+
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 32 random alphanumerics (~190 bits): safe in Basic auth, query strings and file names. */
+export function generateApiKey(length = 32): string {
+  let key = '';
+  for (let i = 0; i < length; i++) key += KEY_ALPHABET.charAt(randomInt(KEY_ALPHABET.length));
+  return key;
+}
+
+/** Equal-length digests make the comparison constant-time whatever the inputs' lengths. */
+export function secretsEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+const NO_KEY = generateApiKey();
+
+/** Parses `Authorization: Basic base64(email:api_key)`; null when the header is absent. */
+export function parseBasicAuth(header: string | undefined): { username: string; password: string } | null {
+  if (header === undefined || header.trim() === '') return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match?.[1]) throw unauthorized('Invalid authorization header for basic auth');
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Authenticates a REST API request. 401 UNAUTHORIZED for missing, malformed or wrong
+ * credentials (a key of another user is just a wrong key); 401 USER_DEACTIVATED only
+ * once the key has matched.
+ */
+export function authenticateRequest(db: Db, realmId: number, header: string | undefined): UserRow {
+  const credentials = parseBasicAuth(header);
+  if (!credentials) throw unauthorized('Not logged in: API authentication required');
+  const user = getUserByEmail(db, realmId, credentials.username);
+  const keyMatches = secretsEqual(credentials.password, user?.api_key ?? NO_KEY);
+  if (!user || !keyMatches) throw unauthorized('Invalid API key');
+  if (!user.is_active) throw unauthorized('Account is deactivated', 'USER_DEACTIVATED');
+  if (user.bot_type === BOT_TYPES.incomingWebhook) {
+    throw badRequest('This API is not available to incoming webhook bots.');
+  }
+  return user;
+}
+
+/** POST /fetch_api_key: the user for these login credentials, or the family's 401s. */
+export async function authenticatePassword(db: Db, realmId: number, username: string, password: string) {
+  const user = getUserByEmail(db, realmId, username);
+  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  if (!user || !ok) {
+    throw new ApiFailure(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+  }
+  if (!user.is_active) throw new ApiFailure(401, 'USER_DEACTIVATED', 'Account is deactivated');
+  return user;
+}

@@ -1,0 +1,176 @@
+/** Messages, their recipients, and each user's copy with flags. */
+import { renderMarkdown } from '../markdown';
+import { FLAGS } from './flags';
+import type { Db } from './index';
+import { streamRecipientId } from './streams';
+
+export interface MessageRow {
+  id: number;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  stream_id: number | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  rendered_content_version: number;
+  date_sent: number;
+  last_edit_time: number | null;
+  edit_history: string | null;
+  client: string;
+  is_me_message: number;
+}
+
+/** The recipient row of a direct message among these users (sender included). */
+export function directRecipientId(db: Db, userIds: number[]): number {
+  const members = [...new Set(userIds)].sort((a, b) => a - b);
+  if (members.length <= 2) {
+    // One-to-one (or to oneself): addressed to the other user's personal recipient.
+    const other = members.length === 2 ? members[1] : members[0];
+    const row = db.prepare('SELECT id FROM recipients WHERE type = 1 AND type_id = ?').get(other) as
+      | { id: number }
+      | undefined;
+    if (!row) throw new Error(`User ${other} has no recipient`);
+    return row.id;
+  }
+  const key = members.join(',');
+  let group = db.prepare('SELECT id FROM direct_groups WHERE group_key = ?').get(key) as
+    | { id: number }
+    | undefined;
+  if (!group) {
+    const id = Number(
+      db.prepare('INSERT INTO direct_groups (group_key) VALUES (?)').run(key).lastInsertRowid,
+    );
+    const add = db.prepare('INSERT INTO direct_group_members (group_id, user_id) VALUES (?, ?)');
+    for (const m of members) add.run(id, m);
+    db.prepare('INSERT INTO recipients (type, type_id) VALUES (3, ?)').run(id);
+    group = { id };
+  }
+  const row = db.prepare('SELECT id FROM recipients WHERE type = 3 AND type_id = ?').get(group.id) as {
+    id: number;
+  };
+  return row.id;
+}
+
+export type MessageTarget = { stream: number; topic: string } | { users: number[] };
+
+export interface NewMessage {
+  realmId: number;
+  senderId: number;
+  to: MessageTarget;
+  content: string;
+  dateSent: number;
+  client?: string;
+  /** Users who have already read it besides the sender. */
+  readBy?: Iterable<number>;
+}
+
+/**
+ * Stores a message and gives a copy to each recipient: the stream's active subscribers, or
+ * the users of a direct message. The sender's copy is read. Returns the id and recipients.
+ */
+export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: number[] } {
+  let recipientId: number;
+  let streamId: number | null = null;
+  let topic = '';
+  let userIds: number[];
+  if ('stream' in m.to) {
+    streamId = m.to.stream;
+    topic = m.to.topic;
+    recipientId = streamRecipientId(db, streamId);
+    userIds = (
+      db
+        .prepare(
+          `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+           WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
+        )
+        .all(streamId) as { user_id: number }[]
+    ).map((r) => r.user_id);
+  } else {
+    userIds = [...new Set([m.senderId, ...m.to.users])];
+    recipientId = directRecipientId(db, userIds);
+  }
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content,
+           date_sent, client, is_me_message)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        m.realmId,
+        m.senderId,
+        recipientId,
+        streamId,
+        topic,
+        m.content,
+        renderMarkdown(m.content),
+        m.dateSent,
+        m.client ?? 'Internal',
+        m.content.startsWith('/me ') ? 1 : 0,
+      ).lastInsertRowid,
+  );
+  const readBy = new Set([m.senderId, ...(m.readBy ?? [])]);
+  const add = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+  for (const userId of userIds) add.run(userId, id, readBy.has(userId) ? FLAGS.read : 0);
+  return { id, userIds };
+}
+
+/** register's unread_msgs: the user's unread messages grouped as the spec's clients expect. */
+export function unreadMessages(db: Db, userId: number) {
+  const rows = db
+    .prepare(
+      `SELECT m.id, m.sender_id, m.stream_id, m.topic, m.recipient_id, r.type AS recipient_type, um.flags
+       FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY m.id`,
+    )
+    .all(userId) as {
+    id: number;
+    sender_id: number;
+    stream_id: number | null;
+    topic: string;
+    recipient_id: number;
+    recipient_type: number;
+    flags: number;
+  }[];
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
+  const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  for (const row of rows) {
+    if (row.flags & (FLAGS.mentioned | FLAGS.wildcard_mentioned)) mentions.push(row.id);
+    if (row.stream_id !== null) {
+      const key = `${row.stream_id}\u0000${row.topic.toLowerCase()}`;
+      const entry = streams.get(key) ?? {
+        stream_id: row.stream_id,
+        topic: row.topic,
+        unread_message_ids: [],
+      };
+      entry.unread_message_ids.push(row.id);
+      streams.set(key, entry);
+    } else if (row.recipient_type === 1) {
+      const other = row.sender_id;
+      const entry = pms.get(other) ?? { other_user_id: other, sender_id: other, unread_message_ids: [] };
+      entry.unread_message_ids.push(row.id);
+      pms.set(other, entry);
+    } else {
+      const members = db
+        .prepare(
+          `SELECT GROUP_CONCAT(user_id) AS ids FROM (SELECT dgm.user_id FROM direct_group_members dgm
+           JOIN recipients r ON r.type = 3 AND r.type_id = dgm.group_id WHERE r.id = ? ORDER BY dgm.user_id)`,
+        )
+        .get(row.recipient_id) as { ids: string };
+      const entry = huddles.get(members.ids) ?? { user_ids_string: members.ids, unread_message_ids: [] };
+      entry.unread_message_ids.push(row.id);
+      huddles.set(members.ids, entry);
+    }
+  }
+  return {
+    count: rows.length,
+    pms: [...pms.values()],
+    streams: [...streams.values()],
+    huddles: [...huddles.values()],
+    mentions,
+    old_unreads_missing: false,
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * Numbered migrations, applied in order, each in its own transaction and recorded in
+ * schema_migrations. Never edit a released migration: add the next number.
+ */
+import { sql as initial } from './0001_initial';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

@@ -1,0 +1,141 @@
+/** Organization-wide data: custom profile fields, user groups, code playgrounds. */
+import type { Db } from './index';
+import { SYSTEM_GROUP_MAX_ROLE } from './realm';
+
+export const PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Short text' },
+  LONG_TEXT: { id: 2, name: 'Long text' },
+  CHOICE: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+} as const;
+
+/** Field types whose values are Markdown and get a rendered_value. */
+export const RENDERED_PROFILE_FIELD_TYPES: ReadonlySet<number> = new Set([1, 2]);
+
+export interface ProfileFieldRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  hint: string;
+  field_type: number;
+  field_data: string;
+  order: number;
+  display_in_profile_summary: number;
+}
+
+export function listProfileFields(db: Db, realmId: number): Record<string, unknown>[] {
+  const rows = db
+    .prepare('SELECT * FROM custom_profile_fields WHERE realm_id = ? ORDER BY "order", id')
+    .all(realmId) as ProfileFieldRow[];
+  return rows.map((f) => ({
+    id: f.id,
+    type: f.field_type,
+    order: f.order,
+    name: f.name,
+    hint: f.hint,
+    field_data: f.field_data,
+    display_in_profile_summary: f.display_in_profile_summary === 1,
+  }));
+}
+
+export function insertProfileField(
+  db: Db,
+  f: { realmId: number; name: string; hint?: string; type: number; fieldData?: string; summary?: boolean },
+): number {
+  const next = db
+    .prepare('SELECT COALESCE(MAX("order"), 0) + 1 AS n FROM custom_profile_fields WHERE realm_id = ?')
+    .get(f.realmId) as { n: number };
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO custom_profile_fields (realm_id, name, hint, field_type, field_data, "order",
+           display_in_profile_summary) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(f.realmId, f.name, f.hint ?? '', f.type, f.fieldData ?? '', next.n, f.summary ? 1 : 0)
+      .lastInsertRowid,
+  );
+}
+
+export function setProfileValue(
+  db: Db,
+  userId: number,
+  fieldId: number,
+  value: string,
+  rendered: string | null,
+) {
+  db.prepare(
+    `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value) VALUES (?, ?, ?, ?)
+     ON CONFLICT (user_id, field_id) DO UPDATE SET value = excluded.value, rendered_value = excluded.rendered_value`,
+  ).run(userId, fieldId, value, rendered);
+}
+
+export function insertUserGroup(
+  db: Db,
+  g: { realmId: number; name: string; description: string; members: number[] },
+): number {
+  const id = Number(
+    db
+      .prepare('INSERT INTO user_groups (realm_id, name, description) VALUES (?, ?, ?)')
+      .run(g.realmId, g.name, g.description).lastInsertRowid,
+  );
+  const add = db.prepare('INSERT INTO user_group_members (group_id, user_id) VALUES (?, ?)');
+  for (const m of g.members) add.run(id, m);
+  return id;
+}
+
+/** register's realm_user_groups; system groups' members follow the users' roles. */
+export function listUserGroups(db: Db, realmId: number): Record<string, unknown>[] {
+  const groups = db
+    .prepare('SELECT id, name, description, is_system_group FROM user_groups WHERE realm_id = ? ORDER BY id')
+    .all(realmId) as { id: number; name: string; description: string; is_system_group: number }[];
+  const members = db
+    .prepare(
+      `SELECT m.group_id, m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
+       WHERE u.realm_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
+    )
+    .all(realmId) as { group_id: number; user_id: number }[];
+  const humans = db
+    .prepare('SELECT id, role FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
+    .all(realmId) as { id: number; role: number }[];
+  return groups.map((g) => {
+    let ids: number[];
+    if (g.is_system_group) {
+      const maxRole = SYSTEM_GROUP_MAX_ROLE[g.name] ?? null;
+      ids = maxRole === null ? [] : humans.filter((u) => u.role <= maxRole).map((u) => u.id);
+    } else {
+      ids = members.filter((m) => m.group_id === g.id).map((m) => m.user_id);
+    }
+    return {
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      members: ids,
+      is_system_group: !!g.is_system_group,
+    };
+  });
+}
+
+export function insertPlayground(
+  db: Db,
+  p: { realmId: number; name: string; language: string; urlPrefix: string },
+): number {
+  return Number(
+    db
+      .prepare(
+        'INSERT INTO realm_playgrounds (realm_id, name, highlighter_language, url_prefix) VALUES (?, ?, ?, ?)',
+      )
+      .run(p.realmId, p.name, p.language, p.urlPrefix).lastInsertRowid,
+  );
+}
+
+export function listPlaygrounds(db: Db, realmId: number): Record<string, unknown>[] {
+  return db
+    .prepare(
+      'SELECT id, name, highlighter_language, url_prefix FROM realm_playgrounds WHERE realm_id = ? ORDER BY id',
+    )
+    .all(realmId) as Record<string, unknown>[];
+}

@@ -1,0 +1,173 @@
+/** Streams and subscriptions. */
+import type { Db } from './index';
+
+export interface StreamRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  invite_only: number;
+  is_web_public: number;
+  history_public_to_subscribers: number;
+  stream_post_policy: number;
+  message_retention_days: number | null;
+  can_remove_subscribers_group_id: number;
+  is_default: number;
+  deactivated: number;
+}
+
+export interface SubscriptionRow {
+  user_id: number;
+  stream_id: number;
+  active: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  desktop_notifications: number | null;
+  email_notifications: number | null;
+  push_notifications: number | null;
+  audible_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+/** The interface family's palette for subscription colors, assigned in turn. */
+export const STREAM_COLORS = [
+  '#76ce90',
+  '#fae589',
+  '#a6c7e5',
+  '#e79ab5',
+  '#bfd56f',
+  '#f4ae55',
+  '#b0a5fd',
+  '#addfe5',
+  '#f5ce6e',
+  '#c2726a',
+  '#94c849',
+  '#bd86e5',
+  '#ee7e4a',
+  '#a6dcbf',
+  '#95a5fd',
+  '#53a063',
+  '#9987e1',
+  '#e4523d',
+  '#c2c2c2',
+  '#4f8de4',
+  '#c6a8ad',
+  '#e7cc4d',
+  '#c8bebf',
+  '#a47462',
+];
+
+export interface NewStream {
+  realmId: number;
+  name: string;
+  description?: string;
+  renderedDescription?: string;
+  dateCreated: number;
+  inviteOnly?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  streamPostPolicy?: number;
+  messageRetentionDays?: number | null;
+  canRemoveSubscribersGroupId: number;
+  isDefault?: boolean;
+}
+
+export function insertStream(db: Db, s: NewStream): number {
+  const info = db
+    .prepare(
+      `INSERT INTO streams (realm_id, name, description, rendered_description, date_created, invite_only,
+         is_web_public, history_public_to_subscribers, stream_post_policy, message_retention_days,
+         can_remove_subscribers_group_id, is_default)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      s.realmId,
+      s.name,
+      s.description ?? '',
+      s.renderedDescription ?? '',
+      s.dateCreated,
+      s.inviteOnly ? 1 : 0,
+      s.isWebPublic ? 1 : 0,
+      (s.historyPublicToSubscribers ?? true) ? 1 : 0,
+      s.streamPostPolicy ?? 1,
+      s.messageRetentionDays ?? null,
+      s.canRemoveSubscribersGroupId,
+      s.isDefault ? 1 : 0,
+    );
+  const streamId = Number(info.lastInsertRowid);
+  db.prepare('INSERT INTO recipients (type, type_id) VALUES (2, ?)').run(streamId);
+  return streamId;
+}
+
+export function getStream(db: Db, streamId: number): StreamRow | undefined {
+  return db.prepare('SELECT * FROM streams WHERE id = ?').get(streamId) as StreamRow | undefined;
+}
+
+export function getStreamByName(db: Db, realmId: number, name: string): StreamRow | undefined {
+  return db.prepare('SELECT * FROM streams WHERE realm_id = ? AND name = ?').get(realmId, name) as
+    | StreamRow
+    | undefined;
+}
+
+export function listStreams(db: Db, realmId: number): StreamRow[] {
+  return db
+    .prepare('SELECT * FROM streams WHERE realm_id = ? AND deactivated = 0 ORDER BY id')
+    .all(realmId) as StreamRow[];
+}
+
+export function streamRecipientId(db: Db, streamId: number): number {
+  const row = db.prepare('SELECT id FROM recipients WHERE type = 2 AND type_id = ?').get(streamId) as
+    | { id: number }
+    | undefined;
+  if (!row) throw new Error(`Stream ${streamId} has no recipient`);
+  return row.id;
+}
+
+/** Subscribes (or re-activates) a user; a new subscription takes the next palette color. */
+export function subscribe(db: Db, userId: number, streamId: number): void {
+  const count = db.prepare('SELECT COUNT(*) AS n FROM subscriptions WHERE user_id = ?').get(userId) as {
+    n: number;
+  };
+  const color = STREAM_COLORS[count.n % STREAM_COLORS.length] ?? '#c2c2c2';
+  db.prepare(
+    `INSERT INTO subscriptions (user_id, stream_id, active, color) VALUES (?, ?, 1, ?)
+     ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1`,
+  ).run(userId, streamId, color);
+}
+
+export function subscriptionsOf(db: Db, userId: number): SubscriptionRow[] {
+  return db
+    .prepare('SELECT * FROM subscriptions WHERE user_id = ? ORDER BY stream_id')
+    .all(userId) as SubscriptionRow[];
+}
+
+/** Active subscribers of every stream of the realm that are active users, by stream id. */
+export function subscribersByStream(db: Db, realmId: number): Map<number, number[]> {
+  const rows = db
+    .prepare(
+      `SELECT s.stream_id, s.user_id FROM subscriptions s
+       JOIN users u ON u.id = s.user_id
+       JOIN streams st ON st.id = s.stream_id
+       WHERE st.realm_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.stream_id, s.user_id`,
+    )
+    .all(realmId) as { stream_id: number; user_id: number }[];
+  const result = new Map<number, number[]>();
+  for (const { stream_id, user_id } of rows) {
+    const list = result.get(stream_id);
+    if (list) list.push(user_id);
+    else result.set(stream_id, [user_id]);
+  }
+  return result;
+}
+
+export function firstMessageIds(db: Db, realmId: number): Map<number, number> {
+  const rows = db
+    .prepare(
+      'SELECT stream_id, MIN(id) AS first FROM messages WHERE realm_id = ? AND stream_id IS NOT NULL GROUP BY stream_id',
+    )
+    .all(realmId) as { stream_id: number; first: number }[];
+  return new Map(rows.map((r) => [r.stream_id, r.first]));
+}

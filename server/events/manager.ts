@@ -1,0 +1,155 @@
+/**
+ * All event queues of the service: registration, delivery, long-polling with heartbeats,
+ * and garbage collection of queues no client has been connected to for a while.
+ */
+import { badEventQueueId } from '../errors';
+import { EventQueue, type OutgoingEvent, type QueuedEvent, type QueueSettings } from './queue';
+
+export interface QueueManagerOptions {
+  heartbeatMs: number;
+  queueIdleMs: number;
+  now?: () => number;
+}
+
+/** How a waiting GET /events learns that its client went away. */
+export interface Connection {
+  onClose(listener: () => void): void;
+}
+
+export class QueueManager {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly now: () => number;
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly options: QueueManagerOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts the idle sweep: every minute, or twice per idle lifetime when that is shorter. */
+  start(): void {
+    const interval = Math.max(10, Math.min(60_000, this.options.queueIdleMs / 2));
+    this.sweepTimer = setInterval(() => this.sweep(), interval);
+    this.sweepTimer.unref();
+  }
+
+  register(settings: QueueSettings): EventQueue {
+    const queue = new EventQueue(settings, this.now());
+    this.queues.set(queue.id, queue);
+    let mine = this.byUser.get(settings.userId);
+    if (!mine) {
+      mine = new Set();
+      this.byUser.set(settings.userId, mine);
+    }
+    mine.add(queue);
+    return queue;
+  }
+
+  /** The queue if it exists and belongs to this user; otherwise BAD_EVENT_QUEUE_ID, alike. */
+  get(queueId: string, userId: number): EventQueue {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.userId !== userId) throw badEventQueueId(queueId);
+    return queue;
+  }
+
+  delete(queue: EventQueue): void {
+    this.queues.delete(queue.id);
+    const mine = this.byUser.get(queue.userId);
+    mine?.delete(queue);
+    if (mine && mine.size === 0) this.byUser.delete(queue.userId);
+    queue.waiter?.finish([]);
+  }
+
+  queuesOf(userId: number): EventQueue[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  /**
+   * Queues a copy of the event for every queue of these users that wants its type.
+   * Call only after the transaction that caused it has committed.
+   */
+  send(event: OutgoingEvent, userIds: Iterable<number>): void {
+    this.sendBuilt(userIds, (queue) => (queue.wants(event.type) ? event : null));
+  }
+
+  /** Like send, for events whose shape depends on the queue (client capabilities). */
+  sendBuilt(userIds: Iterable<number>, build: (queue: EventQueue) => OutgoingEvent | null): void {
+    for (const userId of new Set(userIds)) {
+      for (const queue of this.byUser.get(userId) ?? []) {
+        const event = build(queue);
+        if (event && queue.wants(event.type)) this.enqueue(queue, event);
+      }
+    }
+  }
+
+  private enqueue(queue: EventQueue, event: OutgoingEvent): void {
+    queue.push(event);
+    const waiter = queue.waiter;
+    if (waiter) {
+      // Deliver after the current synchronous work, so that the events one action emits
+      // together reach a waiting client in one response.
+      setImmediate(() => {
+        if (queue.waiter === waiter) waiter.finish(queue.pending());
+      });
+    }
+  }
+
+  /**
+   * GET /events on a queue: acknowledges, ends any earlier poll on the queue (it gets no
+   * events), and returns pending events at once, or waits for one, or for the heartbeat.
+   */
+  poll(
+    queue: EventQueue,
+    request: { lastEventId?: number | undefined; dontBlock: boolean },
+    connection: Connection,
+  ): Promise<QueuedEvent[]> {
+    if (request.lastEventId !== undefined) queue.acknowledge(request.lastEventId);
+    queue.waiter?.finish([]);
+    queue.lastConnectedMs = this.now();
+    if (queue.hasPending || request.dontBlock || this.closed) return Promise.resolve(queue.pending());
+
+    return new Promise((resolve) => {
+      const heartbeat = setTimeout(() => {
+        if (queue.waiter === waiter) this.enqueue(queue, { type: 'heartbeat' });
+      }, this.options.heartbeatMs);
+      const waiter = {
+        finish: (events: QueuedEvent[]) => {
+          if (queue.waiter !== waiter) return;
+          clearTimeout(heartbeat);
+          queue.waiter = null;
+          queue.lastConnectedMs = this.now();
+          resolve(events);
+        },
+      };
+      queue.waiter = waiter;
+      // A client that hangs up is no longer connected; its idle time starts now.
+      connection.onClose(() => waiter.finish([]));
+    });
+  }
+
+  /** Drops queues whose idle lifetime has passed since a client was last connected. */
+  sweep(): number {
+    const cutoff = this.now() - this.options.queueIdleMs;
+    let dropped = 0;
+    for (const queue of this.queues.values()) {
+      if (queue.waiter === null && queue.lastConnectedMs <= cutoff) {
+        this.delete(queue);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  /** Ends every waiting poll (with no events) and stops the sweep; used at shutdown. */
+  close(): void {
+    this.closed = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const queue of this.queues.values()) queue.waiter?.finish([]);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The service as a value: startService() opens the data directory, listens, and returns
+ * a handle to stop it. main.ts is the command line around it; tests run it in-process.
+ */
+import type { AddressInfo } from 'node:net';
+import type { ServiceContext } from './context';
+import { openDatabase } from './db';
+import { createRealm, getRealm } from './db/realm';
+import { prepareDemo } from './demo';
+import { QueueManager } from './events/manager';
+import { createHttpApp, registerEndpoints } from './http';
+import { apiEndpoints, avatarEndpoints } from './routes';
+
+export interface ServiceOptions {
+  host: string;
+  /** 0 lets the OS choose a free port. */
+  port: number;
+  dataDir: string;
+  /** Create the demo organization in an empty data directory, and write demo-credentials.json. */
+  demo?: boolean;
+  /** A waiting GET /events gets a heartbeat event after this long. Default 60. */
+  heartbeatSeconds?: number;
+  /** Queues no client has been connected to for this long are dropped. Default 600. */
+  queueIdleSeconds?: number;
+  /** The HTTP timeout register tells clients to use for GET /events. Default 90. */
+  longpollSeconds?: number;
+  /** Fastify's request log on stdout. Default false. */
+  logger?: boolean;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  /** Ends waiting polls, stops listening, closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export const DEFAULTS = { heartbeatSeconds: 60, queueIdleSeconds: 600, longpollSeconds: 90 } as const;
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+export function urlFor(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const heartbeatSeconds = positive(
+    'heartbeatSeconds',
+    options.heartbeatSeconds ?? DEFAULTS.heartbeatSeconds,
+  );
+  const queueIdleSeconds = positive(
+    'queueIdleSeconds',
+    options.queueIdleSeconds ?? DEFAULTS.queueIdleSeconds,
+  );
+  const longpollSeconds = positive('longpollSeconds', options.longpollSeconds ?? DEFAULTS.longpollSeconds);
+
+  const db = openDatabase(options.dataDir);
+  try {
+    let realm = getRealm(db);
+    if (!realm) {
+      const now = Math.floor(Date.now() / 1000);
+      realm = db.transaction(() => createRealm(db, { name: 'Confab', now }))();
+    }
+    const writeCredentials = options.demo ? await prepareDemo(db, options.dataDir) : null;
+
+    const queues = new QueueManager({
+      heartbeatMs: heartbeatSeconds * 1000,
+      queueIdleMs: queueIdleSeconds * 1000,
+    });
+    const ctx: ServiceContext = {
+      db,
+      realmId: realm.id,
+      queues,
+      config: { heartbeatMs: heartbeatSeconds * 1000, queueIdleMs: queueIdleSeconds * 1000, longpollSeconds },
+    };
+    const app = createHttpApp({ logger: options.logger ?? false });
+    registerEndpoints(app, ctx, apiEndpoints);
+    registerEndpoints(app, ctx, avatarEndpoints, '');
+    // Waiting long-polls would hold the shutdown for up to a heartbeat: answer them now.
+    app.addHook('preClose', async () => queues.close());
+
+    await app.listen({ host: options.host, port: options.port });
+    const port = (app.server.address() as AddressInfo).port;
+    const url = urlFor(options.host, port);
+    writeCredentials?.(url);
+    queues.start();
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      close() {
+        closing ??= (async () => {
+          queues.close();
+          await app.close();
+          db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (db.open) db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,246 @@
+/** GET /events and DELETE /events: long-poll, acknowledgement, heartbeat, idle GC. */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../shared/client';
+import { authOf, call, sleep, startTestService, type TestService } from './helpers';
+
+const modern = { client_capabilities: { user_settings_object: true }, event_types: ['user_settings'] };
+
+async function newQueue(client: ApiClient, params: Record<string, unknown> = modern): Promise<string> {
+  const r = await client.registerQueue(params);
+  return r.queue_id as string;
+}
+
+function badQueue(queueId: string) {
+  return {
+    result: 'error',
+    msg: `Bad event queue ID: ${queueId}`,
+    code: 'BAD_EVENT_QUEUE_ID',
+    queue_id: queueId,
+  };
+}
+
+describe('long-polling', () => {
+  let svc: TestService;
+  let alice: ApiClient;
+  let bob: ApiClient;
+  beforeAll(async () => {
+    svc = await startTestService();
+    alice = await svc.login('alice');
+    bob = await svc.login('bob');
+  });
+  afterAll(() => svc.close());
+
+  it('answers dont_block at once with no events and the queue id', async () => {
+    const queueId = await newQueue(alice);
+    const r = await call(svc.url, 'GET', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: queueId, last_event_id: -1, dont_block: true },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'success', msg: '', events: [], queue_id: queueId });
+  });
+
+  it('returns an event to a waiting poll as soon as it happens', async () => {
+    const queueId = await newQueue(alice);
+    const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    await sleep(100); // let the poll reach the server and wait there
+    await alice.updateSettings({ twenty_four_hour_time: true });
+    const r = await poll;
+    expect(r.events).toEqual([
+      { type: 'user_settings', op: 'update', property: 'twenty_four_hour_time', value: true, id: 0 },
+    ]);
+    await alice.updateSettings({ twenty_four_hour_time: false });
+  });
+
+  it('delivers the events of one request together', async () => {
+    const queueId = await newQueue(alice);
+    const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    await sleep(100);
+    await alice.updateSettings({ dense_mode: false, enter_sends: true });
+    const r = await poll;
+    expect(r.events.map((e) => [e.id, e.property])).toEqual([
+      [0, 'dense_mode'],
+      [1, 'enter_sends'],
+    ]);
+    await alice.updateSettings({ dense_mode: true, enter_sends: false });
+  });
+
+  it('keeps events until acknowledged with last_event_id', async () => {
+    const queueId = await newQueue(alice);
+    await alice.updateSettings({ left_side_userlist: true });
+    await alice.updateSettings({ left_side_userlist: false });
+    const first = await alice.getEvents({ queue_id: queueId, dont_block: true });
+    expect(first.events.map((e) => e.id)).toEqual([0, 1]);
+    const again = await alice.getEvents({ queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(again.events.map((e) => e.id)).toEqual([0, 1]);
+    const rest = await alice.getEvents({ queue_id: queueId, last_event_id: 0, dont_block: true });
+    expect(rest.events.map((e) => e.id)).toEqual([1]);
+    const none = await alice.getEvents({ queue_id: queueId, last_event_id: 1, dont_block: true });
+    expect(none.events).toEqual([]);
+    // Acknowledged events are gone for good, even when asked for again.
+    const after = await alice.getEvents({ queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(after.events).toEqual([]);
+  });
+
+  it('ends a waiting poll with no events when a new poll arrives on the queue', async () => {
+    const queueId = await newQueue(alice);
+    const first = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    await sleep(100);
+    const second = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    expect((await first).events).toEqual([]);
+    await alice.updateSettings({ starred_message_counts: false });
+    expect((await second).events).toMatchObject([
+      { property: 'starred_message_counts', value: false, id: 0 },
+    ]);
+    await alice.updateSettings({ starred_message_counts: true });
+  });
+
+  it('answers an unknown queue, and another user’s queue, with BAD_EVENT_QUEUE_ID', async () => {
+    const unknown = await call(svc.url, 'GET', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: 'no-such-queue', dont_block: true },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual(badQueue('no-such-queue'));
+    const bobs = await newQueue(bob);
+    const stolen = await call(svc.url, 'GET', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: bobs, dont_block: true },
+    });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body).toEqual(badQueue(bobs));
+    const deleteStolen = await call(svc.url, 'DELETE', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: bobs },
+    });
+    expect(deleteStolen.body).toEqual(badQueue(bobs));
+    expect((await bob.getEvents({ queue_id: bobs, dont_block: true })).events).toEqual([]);
+  });
+
+  it('deletes a queue with DELETE /events', async () => {
+    const queueId = await newQueue(alice);
+    const r = await call(svc.url, 'DELETE', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: queueId },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'success', msg: '' });
+    const after = await call(svc.url, 'GET', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: queueId },
+    });
+    expect(after.status).toBe(400);
+    expect(after.body).toEqual(badQueue(queueId));
+  });
+
+  it('ends a waiting poll when its queue is deleted', async () => {
+    const queueId = await newQueue(alice);
+    const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    await sleep(100);
+    await alice.deleteQueue(queueId);
+    expect((await poll).events).toEqual([]);
+  });
+
+  it('registers a queue when GET /events has no queue_id but dont_block', async () => {
+    const r = await call(svc.url, 'GET', '/events', {
+      auth: authOf(alice),
+      params: { dont_block: true, event_types: ['user_settings'] },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'success', msg: '', events: [], queue_id: expect.any(String) });
+    const queueId = r.body.queue_id as string;
+    await alice.updateSettings({ translate_emoticons: true });
+    const events = await alice.getEvents({ queue_id: queueId, dont_block: true });
+    expect(events.events).toMatchObject([{ type: 'user_settings', property: 'translate_emoticons' }]);
+    await alice.updateSettings({ translate_emoticons: false });
+  });
+
+  it.each([
+    [{}, "Missing 'queue_id' argument", 'REQUEST_VARIABLE_MISSING'],
+    [{ queue_id: 'q', last_event_id: 'abc' }, 'last_event_id is not valid JSON', 'BAD_REQUEST'],
+    [{ queue_id: 'q', last_event_id: '1.5' }, 'last_event_id is not an integer', 'BAD_REQUEST'],
+    [{ queue_id: 'q', dont_block: 'yes' }, 'dont_block is not valid JSON', 'BAD_REQUEST'],
+  ])('rejects bad parameters %j', async (params, msg, code) => {
+    const r = await call(svc.url, 'GET', '/events', { auth: authOf(alice), params });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ result: 'error', msg, code });
+  });
+});
+
+describe('heartbeat', () => {
+  let svc: TestService;
+  let alice: ApiClient;
+  beforeAll(async () => {
+    svc = await startTestService({ heartbeatSeconds: 1 });
+    alice = await svc.login('alice');
+  });
+  afterAll(() => svc.close());
+
+  it('answers a waiting poll with a queued heartbeat event', async () => {
+    const queueId = await newQueue(alice);
+    const first = await alice.getEvents({ queue_id: queueId, last_event_id: -1 });
+    expect(first.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+    // It is a real event: unacknowledged, it is still there.
+    const again = await alice.getEvents({ queue_id: queueId, last_event_id: -1, dont_block: true });
+    expect(again.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+    const next = await alice.getEvents({ queue_id: queueId, last_event_id: 0 });
+    expect(next.events).toEqual([{ type: 'heartbeat', id: 1 }]);
+  });
+});
+
+describe('idle queues', () => {
+  it('are dropped after --queue-idle-seconds without a client, but not while a client waits', async () => {
+    // Heartbeats every 4 s, idle lifetime 2 s: a waiting poll outlasts the lifetime.
+    const svc = await startTestService({ heartbeatSeconds: 4, queueIdleSeconds: 2 });
+    try {
+      const alice = await svc.login('alice');
+      const idle = await newQueue(alice);
+      const waited = await newQueue(alice);
+      const heartbeat = await alice.getEvents({ queue_id: waited, last_event_id: -1 });
+      expect(heartbeat.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+      // The waiting client kept its queue alive for longer than the idle lifetime...
+      const alive = await call(svc.url, 'GET', '/events', {
+        auth: authOf(alice),
+        params: { queue_id: waited, last_event_id: 0, dont_block: true },
+      });
+      expect(alive.status).toBe(200);
+      // ...while the other one, with no client for 4 s, is gone.
+      const gone = await call(svc.url, 'GET', '/events', {
+        auth: authOf(alice),
+        params: { queue_id: idle, dont_block: true },
+      });
+      expect(gone.status).toBe(400);
+      expect(gone.body).toEqual(badQueue(idle));
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('count from the moment a waiting client hangs up', async () => {
+    // A hang-up must end the wait: otherwise the queue would stay "connected" until the
+    // 20 s heartbeat, far beyond the point where we look.
+    const svc = await startTestService({ heartbeatSeconds: 20, queueIdleSeconds: 2 });
+    try {
+      const alice = await svc.login('alice');
+      const queueId = await newQueue(alice);
+      const abort = new AbortController();
+      const poll = call(svc.url, 'GET', '/events', {
+        auth: authOf(alice),
+        params: { queue_id: queueId, last_event_id: -1 },
+        signal: abort.signal,
+      }).catch((error: unknown) => error);
+      await sleep(300);
+      abort.abort();
+      await poll;
+      await sleep(5_000);
+      const gone = await call(svc.url, 'GET', '/events', {
+        auth: authOf(alice),
+        params: { queue_id: queueId, dont_block: true },
+      });
+      expect(gone.body).toEqual(badQueue(queueId));
+    } finally {
+      await svc.close();
+    }
+  });
+});

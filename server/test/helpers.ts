@@ -1,0 +1,127 @@
+/**
+ * In-process test service: the real HTTP server on 127.0.0.1 with a temporary data
+ * directory, started through startService (faster than a child process).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type ApiClient, basicAuthHeader, encodeParams, type Params } from '../../shared/client';
+import {
+  type DemoCredentials,
+  type DemoUser,
+  loginAs,
+  makeTempDir,
+  removeDir,
+} from '../../test/support/server';
+import { DB_FILE_NAME } from '../db';
+import { type RunningService, type ServiceOptions, startService } from '../service';
+
+export interface TestService {
+  url: string;
+  port: number;
+  dataDir: string;
+  demo: DemoCredentials;
+  service: RunningService;
+  /** Signs in as a demo user through POST /fetch_api_key. */
+  login(who: DemoUser): Promise<ApiClient>;
+  /** A second connection to the service's database, for setting up states no endpoint makes yet. */
+  sql(statement: string, ...params: unknown[]): void;
+  close(): Promise<void>;
+}
+
+export async function startTestService(
+  options: Partial<Omit<ServiceOptions, 'host' | 'port' | 'dataDir'>> & { dataDir?: string } = {},
+): Promise<TestService> {
+  const dataDir = options.dataDir ?? (await makeTempDir('confab-test-'));
+  const service = await startService({ host: '127.0.0.1', port: 0, demo: true, ...options, dataDir });
+  const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+  const result: TestService = {
+    url: service.url,
+    port: service.port,
+    dataDir,
+    demo,
+    service,
+    login: (who) => loginAs({ url: service.url, demo }, who),
+    sql(statement, ...params) {
+      const db = new Database(join(dataDir, DB_FILE_NAME));
+      try {
+        db.prepare(statement).run(...params);
+      } finally {
+        db.close();
+      }
+    },
+    async close() {
+      await service.close();
+      if (!options.dataDir) await removeDir(dataDir);
+    },
+  };
+  return result;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface RawOptions {
+  params?: Params;
+  /** [email, key] for HTTP Basic, or a whole Authorization header. */
+  auth?: [string, string] | string;
+  headers?: Record<string, string>;
+  /** A body sent as is (overrides params for non-GET requests). */
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** One request with exact control over its form, answering status, headers and JSON body. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: RawOptions = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (Array.isArray(options.auth)) headers.Authorization = basicAuthHeader(options.auth[0], options.auth[1]);
+  else if (typeof options.auth === 'string') headers.Authorization = options.auth;
+  let url = `${base}${path.startsWith('/avatar') ? '' : '/api/v1'}${path}`;
+  const encoded = encodeParams(options.params ?? {});
+  let body: string | undefined = options.body;
+  if (method === 'GET' || method === 'HEAD') {
+    if (encoded) url += `?${encoded}`;
+  } else if (body === undefined) {
+    body = encoded;
+    headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+  }
+  const response = await fetch(url, { method, headers, body, signal: options.signal ?? null });
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    parsed = { _text: text };
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** The credentials of a logged-in client as the `auth` option of call(). */
+export function authOf(client: ApiClient): [string, string] {
+  if (!client.credentials) throw new Error('client has no credentials');
+  return [client.credentials.email, client.credentials.apiKey];
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls without blocking until the queue has events beyond lastEventId, or gives up. */
+export async function eventsAfter(
+  client: ApiClient,
+  queueId: string,
+  lastEventId: number,
+): Promise<Record<string, unknown>[]> {
+  const response = await client.getEvents({
+    queue_id: queueId,
+    last_event_id: lastEventId,
+    dont_block: true,
+  });
+  return response.events as Record<string, unknown>[];
+}
