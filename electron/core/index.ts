@@ -1,0 +1,281 @@
+/**
+ * The core of the main process, free of Electron: accounts, credentials, one UpdateMachine per
+ * account, and the IPC router. Electron's glue (electron/main) and browser mode's host
+ * (electron/host) each create one core and connect their transport to `handleInvoke` and
+ * `onPush`; nothing else crosses into a renderer, and never an API key.
+ */
+import { z } from 'zod';
+import type { FetchLike } from '../../shared/client';
+import type {
+  AccountSummary,
+  AppState,
+  ConnectionState,
+  DemoLogin,
+  IpcResult,
+  PushChannel,
+  PushPayloads,
+} from '../../shared/ipc';
+import { Accounts, normalizeServerUrl, unknownAccount } from './accounts';
+import { CoreError } from './errors';
+import { readTextIfExists } from './files';
+import { createRouter, type InvokeHandlers } from './router';
+import type { SecretStore } from './secrets';
+import { UpdateMachine } from './update-machine';
+
+export { Accounts, accountIdFor, normalizeServerUrl } from './accounts';
+export { CoreError } from './errors';
+export { type Router, toIpcError, UNTRUSTED_SENDER_MESSAGE } from './router';
+export { EncryptedFileSecretStore, FileSecretStore, type SecretCipher, type SecretStore } from './secrets';
+export { UpdateMachine, type UpdateMachineOptions } from './update-machine';
+
+export interface CoreOptions {
+  /** The app's own data dir (accounts.json); the secrets file lives where the caller says. */
+  profileDir: string;
+  secretStore: SecretStore;
+  mode: 'electron' | 'browser';
+  appVersion: string;
+  /** Prefill for the sign-in screen. */
+  defaultServerUrl: string | null;
+  /**
+   * The embedded server's demo-credentials.json; its users and password become
+   * AppInfo.demoLogins when its url equals defaultServerUrl.
+   */
+  demoCredentialsFile?: string | null;
+  /** Glue-specific check (Electron: frame URL is our app:// origin; browser host: an authenticated socket). */
+  isTrustedSender: (sender: unknown) => boolean;
+  /** Default: the global fetch. */
+  fetch?: FetchLike;
+}
+
+export type PushListener = <P extends PushChannel>(channel: P, payload: PushPayloads[P]) => void;
+
+export interface Core {
+  /** Loads accounts and starts an UpdateMachine for each stored one. */
+  start(): Promise<void>;
+  /** Stops all machines (does not sign out). */
+  stop(): Promise<void>;
+  /** Never throws: refusals and failures come back as `{ok: false, error}`. */
+  handleInvoke(sender: unknown, channel: unknown, payload: unknown): Promise<IpcResult<unknown>>;
+  onPush(listener: PushListener): () => void;
+  /** The network came back, or the computer resumed from sleep. */
+  wakeAll(): void;
+}
+
+/** Roles of demo-credentials.json, in the order the sign-in screen offers them. */
+const DEMO_ROLES = ['owner', 'admin', 'moderator', 'alice', 'bob', 'guest'] as const;
+
+const demoCredentialsSchema = z.looseObject({
+  url: z.string(),
+  password: z.string(),
+  users: z.looseObject(
+    Object.fromEntries(DEMO_ROLES.map((r) => [r, z.string()])) as Record<
+      (typeof DEMO_ROLES)[number],
+      z.ZodString
+    >,
+  ),
+});
+
+/** A write that hangs must not hold the renderer's promise forever. */
+const WRITE_TIMEOUT_MS = 30_000;
+
+const NO_CREDENTIALS: ConnectionState = {
+  status: 'offline',
+  nextRetryAt: null,
+  lastError: 'No stored credentials for this account: sign in again.',
+};
+
+export function createCore(options: CoreOptions): Core {
+  const accounts = new Accounts({
+    profileDir: options.profileDir,
+    secretStore: options.secretStore,
+    userAgent: `Confab/${options.appVersion} (${options.mode})`,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const machines = new Map<string, UpdateMachine>();
+  /** Accounts whose machine could not start (no key): why, for account.getConnection. */
+  const unstarted = new Map<string, ConnectionState>();
+  /** Next snapshot generation per account, so it keeps rising across sign-ins. */
+  const nextGeneration = new Map<string, number>();
+  const listeners = new Set<PushListener>();
+  let starting: Promise<void> | null = null;
+
+  function push<P extends PushChannel>(channel: P, payload: PushPayloads[P]): void {
+    for (const listener of listeners) {
+      try {
+        listener(channel, payload);
+      } catch (error) {
+        console.error(`Push listener failed on ${channel}:`, error);
+      }
+    }
+  }
+
+  const pushAppState = () => push('app.state', accounts.appState());
+
+  function startMachine(account: AccountSummary, apiKey: string): void {
+    const id = account.id;
+    const machine = new UpdateMachine({
+      accountId: id,
+      client: accounts.client(account, apiKey),
+      firstGeneration: nextGeneration.get(id) ?? 0,
+    });
+    machine.on('snapshot', (snapshot) => {
+      nextGeneration.set(id, snapshot.generation + 1);
+      push('account.snapshot', snapshot);
+      void refreshSummary(id, snapshot.state);
+    });
+    machine.on('events', (batch) => push('account.events', batch));
+    machine.on('connection', (state) => push('account.connection', { accountId: id, state }));
+    // Two sign-ins of one account racing must not leave a machine running unseen.
+    void machines.get(id)?.stop({ deleteQueue: true });
+    machines.set(id, machine);
+    unstarted.delete(id);
+    machine.start();
+  }
+
+  async function stopMachine(id: string, deleteQueue: boolean): Promise<void> {
+    const machine = machines.get(id);
+    if (!machine) return;
+    machines.delete(id);
+    await machine.stop({ deleteQueue });
+  }
+
+  /** Keeps the account list's name and server version in step with the latest snapshot. */
+  async function refreshSummary(
+    id: string,
+    state: NonNullable<ReturnType<UpdateMachine['snapshot']>>['state'],
+  ) {
+    const self = state.realm_users?.find((u) => u.user_id === state.user_id);
+    try {
+      const changed = await accounts.update(id, {
+        serviceVersion: state.service_version,
+        featureLevel: state.service_feature_level,
+        ...(state.user_id !== undefined && { userId: state.user_id }),
+        ...(self && { fullName: self.full_name }),
+      });
+      if (changed) pushAppState();
+    } catch (error) {
+      console.error('Could not save the account list:', error);
+    }
+  }
+
+  function requireAccount(id: string): AccountSummary {
+    const account = accounts.get(id);
+    if (!account) throw unknownAccount(id);
+    return account;
+  }
+
+  async function demoLogins(): Promise<DemoLogin[]> {
+    const file = options.demoCredentialsFile;
+    if (!file || !options.defaultServerUrl) return [];
+    try {
+      const text = await readTextIfExists(file);
+      if (text === null) return [];
+      const demo = demoCredentialsSchema.parse(JSON.parse(text));
+      if (normalizeServerUrl(demo.url) !== normalizeServerUrl(options.defaultServerUrl)) return [];
+      return DEMO_ROLES.map((role) => ({ role, email: demo.users[role], password: demo.password }));
+    } catch {
+      // A missing or foreign file only means no demo shortcuts on the sign-in screen.
+      return [];
+    }
+  }
+
+  async function appState(): Promise<AppState> {
+    await accounts.load();
+    return accounts.appState();
+  }
+
+  const handlers: InvokeHandlers = {
+    'app.getInfo': async () => ({
+      mode: options.mode,
+      appVersion: options.appVersion,
+      defaultServerUrl: options.defaultServerUrl,
+      demoLogins: await demoLogins(),
+      secretStorageEncrypted: options.secretStore.encrypted,
+    }),
+    'app.getState': () => appState(),
+    'accounts.signIn': async ({ serverUrl, email, password }) => {
+      const { account, apiKey } = await accounts.signIn(serverUrl, email, password);
+      // Signing in again replaces the old key: its machine goes, a new one starts.
+      await stopMachine(account.id, true);
+      // The list first, so that the renderer knows the account its machine reports on.
+      pushAppState();
+      startMachine(account, apiKey);
+      return account;
+    },
+    'accounts.signOut': async ({ accountId }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      await stopMachine(accountId, true);
+      unstarted.delete(accountId);
+      await accounts.remove(accountId);
+      pushAppState();
+      return accounts.appState();
+    },
+    'accounts.setActive': async ({ accountId }) => {
+      await accounts.load();
+      await accounts.setActive(accountId);
+      pushAppState();
+      return accounts.appState();
+    },
+    'account.getSnapshot': async ({ accountId }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      return machines.get(accountId)?.snapshot() ?? null;
+    },
+    'account.getConnection': async ({ accountId }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      return machines.get(accountId)?.connection() ?? unstarted.get(accountId) ?? NO_CREDENTIALS;
+    },
+    'settings.update': async ({ accountId, changes }) => {
+      await accounts.load();
+      const account = requireAccount(accountId);
+      const apiKey = await accounts.apiKey(accountId);
+      if (apiKey === null) throw new CoreError('SIGNED_OUT', NO_CREDENTIALS.lastError as string);
+      // The new values come back through the event queue, like a change from any other client.
+      return accounts
+        .client(account, apiKey)
+        .updateSettings(changes, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
+    },
+  };
+
+  const router = createRouter(handlers, options.isTrustedSender);
+
+  return {
+    start() {
+      starting ??= (async () => {
+        await accounts.load();
+        for (const account of accounts.list()) {
+          if (machines.has(account.id)) continue;
+          let apiKey: string | null;
+          try {
+            apiKey = await accounts.apiKey(account.id);
+          } catch (error) {
+            unstarted.set(account.id, {
+              status: 'offline',
+              nextRetryAt: null,
+              lastError: error instanceof Error ? error.message : String(error),
+            });
+            continue;
+          }
+          if (apiKey === null) unstarted.set(account.id, NO_CREDENTIALS);
+          else startMachine(account, apiKey);
+        }
+      })();
+      return starting;
+    },
+    async stop() {
+      await Promise.all([...machines.keys()].map((id) => stopMachine(id, false)));
+    },
+    handleInvoke: (sender, channel, payload) => router.handleInvoke(sender, channel, payload),
+    onPush(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    wakeAll() {
+      for (const machine of machines.values()) machine.wake();
+    },
+  };
+}
