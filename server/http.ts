@@ -83,6 +83,9 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 export function createHttpApp(options: { logger: boolean }): FastifyInstance {
   const app = Fastify({
     logger: options.logger,
+    // On shutdown, waiting long-polls are answered first (preClose); a client that polls
+    // again at once would keep its keep-alive connection busy forever, so close them all.
+    forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, error);

@@ -126,8 +126,8 @@ async function readDemo(dataDir: string): Promise<DemoCredentials> {
 
 // The demo overload comes last so that ReturnType<typeof startServerProcess> is the common case.
 export function startServerProcess(options: StartOptions & { demo: false }): Promise<ServerProcess>;
-export function startServerProcess(options: StartOptions & { demo: boolean }): Promise<ServerProcess>;
 export function startServerProcess(options?: StartOptions & { demo?: true }): Promise<StartedServer>;
+export function startServerProcess(options: StartOptions & { demo: boolean }): Promise<ServerProcess>;
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await makeTempDir('confab-server-'));
