@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'nod
 import { promisify } from 'node:util';
 import type { Db } from './db';
 import { BOT_TYPES, getUserByEmail, type UserRow } from './db/users';
-import { ApiFailure, badRequest, unauthorized } from './errors';
+import { ApiFailure, badRequest, missingArgument, unauthorized } from './errors';
 
 const scryptAsync = promisify(scrypt) as (
   password: string,
@@ -103,5 +103,38 @@ export async function authenticatePassword(db: Db, realmId: number, username: st
     throw new ApiFailure(401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
   }
   if (!user.is_active) throw new ApiFailure(401, 'USER_DEACTIVATED', 'Account is deactivated');
+  return user;
+}
+
+/**
+ * Incoming webhooks (POST /external/...): the key of an incoming-webhook bot, from the
+ * `api_key` parameter, or from HTTP Basic for integrations that declare it. The family's
+ * webhook codes: 401 INVALID_API_KEY for an unknown key, 401 USER_DEACTIVATED.
+ */
+export function authenticateWebhook(
+  db: Db,
+  realmId: number,
+  request: { apiKey: string | undefined; authorization: string | undefined; allowBasic: boolean },
+): UserRow {
+  let user: UserRow | undefined;
+  let apiKey = request.apiKey;
+  const basic = request.allowBasic ? parseBasicAuth(request.authorization) : null;
+  if (basic) {
+    const candidate = getUserByEmail(db, realmId, basic.username);
+    if (candidate && secretsEqual(basic.password, candidate.api_key)) user = candidate;
+    apiKey = basic.password;
+  } else {
+    if (apiKey === undefined) throw missingArgument('api_key');
+    user = db.prepare('SELECT * FROM users WHERE realm_id = ? AND api_key = ?').get(realmId, apiKey) as
+      | UserRow
+      | undefined;
+  }
+  if (!user || !secretsEqual(apiKey ?? '', user.api_key)) {
+    throw new ApiFailure(401, 'INVALID_API_KEY', 'Invalid API key');
+  }
+  if (!user.is_active) throw new ApiFailure(401, 'USER_DEACTIVATED', 'Account is deactivated');
+  if (user.bot_type !== BOT_TYPES.incomingWebhook) {
+    throw badRequest('This API is only available to incoming webhook bots.');
+  }
   return user;
 }

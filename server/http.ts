@@ -15,6 +15,7 @@ import type { ServiceContext } from './context';
 import type { UserRow } from './db/users';
 import { ApiFailure } from './errors';
 import { queryEntries, RequestParams } from './params';
+import { isExempt, limitRequest } from './ratelimit';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -46,11 +47,25 @@ export type Endpoint =
       path: string;
       auth: 'user';
       handle(req: UserRequest): SuccessFields | Promise<SuccessFields>;
+    }
+  | {
+      method: HttpMethod;
+      path: string;
+      /** Authenticated when credentials are sent, else a spectator (user null): POST /register. */
+      auth: 'optional';
+      handle(req: PublicRequest & { user: UserRow | null }): SuccessFields | Promise<SuccessFields>;
     };
 
 /** Form bodies arrive as URLSearchParams; any other body is kept as text for the handler. */
 export class RawBody {
   constructor(readonly text: string) {}
+}
+
+/** A form body that keeps its text: webhook senders post JSON under a form Content-Type too. */
+export class FormBody extends URLSearchParams {
+  constructor(readonly text: string) {
+    super(text);
+  }
 }
 
 export function errorBody(msg: string, code = 'BAD_REQUEST', extra: Record<string, unknown> = {}) {
@@ -94,7 +109,7 @@ export function createHttpApp(options: { logger: boolean }): FastifyInstance {
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, new URLSearchParams(body as string));
+    done(null, new FormBody(body as string));
   });
   // Multipart bodies would need a parser we do not have; refusing beats ignoring parameters.
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => {
@@ -141,6 +156,9 @@ export function registerEndpoints(
     }
     methods.add(endpoint.method);
     if (endpoint.method === 'GET') methods.add('HEAD');
+    // Rate limits apply to the REST API (not avatars or email links), per user once
+    // authenticated, per IP address otherwise (a failed authentication counts there).
+    const limited = prefix === API_PREFIX && !isExempt(endpoint.method, endpoint.path);
     app.route({
       method: endpoint.method,
       url,
@@ -152,13 +170,23 @@ export function registerEndpoints(
           http: request,
           reply,
         };
+        let user: UserRow | undefined;
+        const credentialsSent = (request.headers.authorization ?? '').trim() !== '';
+        if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && credentialsSent)) {
+          try {
+            user = authenticateRequest(ctx.db, ctx.realmId, request.headers.authorization);
+          } catch (error) {
+            if (limited) limitRequest(ctx.rateLimits, reply, { ip: request.ip });
+            throw error;
+          }
+        }
+        if (limited) limitRequest(ctx.rateLimits, reply, user ? { userId: user.id } : { ip: request.ip });
         const fields =
           endpoint.auth === 'user'
-            ? await endpoint.handle({
-                ...base,
-                user: authenticateRequest(ctx.db, ctx.realmId, request.headers.authorization),
-              })
-            : await endpoint.handle(base);
+            ? await endpoint.handle({ ...base, user: user as UserRow })
+            : endpoint.auth === 'optional'
+              ? await endpoint.handle({ ...base, user: user ?? null })
+              : await endpoint.handle(base);
         if (reply.sent) return reply;
         return reply.send({ result: 'success', msg: '', ...fields });
       },

@@ -2,15 +2,24 @@
  * The service's command line (a stable contract, see README):
  *   tsx server/main.ts --host 127.0.0.1 --port 9991 --data-dir DIR [--demo]
  *     [--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90]
+ *     [--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60]
+ *     [--public-url URL] [--smtp-url URL] [--work-budget-seconds 50]
+ * (a rate limit of 0 turns it off; emails go to DATA_DIR/outbox, and to --smtp-url when given:
+ * smtp://[user:password@]host:port or smtps://...).
  * Prints `listening on http://HOST:PORT` once it accepts requests; SIGTERM and SIGINT stop
- * it cleanly (exit 0). A bad option is one line on stderr and exit code 2.
+ * it cleanly (exit 0), writing the event queues to DATA_DIR/queues.json, which the next start
+ * reads back (each queue then gets a `restart` event). A bad option is one line on stderr and
+ * exit code 2.
  */
 import { parseArgs } from 'node:util';
+import { RATE_LIMIT_DEFAULTS } from './ratelimit';
 import { DEFAULTS, type RunningService, startService } from './service';
 
 const USAGE =
   'usage: server/main.ts --host 127.0.0.1 --port 9991 --data-dir DIR [--demo] ' +
-  '[--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90]';
+  '[--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90] ' +
+  '[--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60] ' +
+  '[--public-url URL] [--smtp-url URL] [--work-budget-seconds 50]';
 
 class UsageError extends Error {}
 
@@ -20,6 +29,30 @@ function integer(name: string, text: string | undefined, fallback: number, min: 
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not '${text}'`);
   }
   return Number(text);
+}
+
+/** A non-negative number of seconds, fractions allowed (the work budget of batched operations). */
+function seconds(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(text))
+    throw new UsageError(`--${name} must be a number of seconds, not '${text}'`);
+  return Number(text);
+}
+
+function httpUrl(name: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^https?:\/\/[^\s/]+/.test(text)) {
+    throw new UsageError(`--${name} must be an http(s) URL, not '${text}'`);
+  }
+  return text.replace(/\/+$/, '');
+}
+
+function smtpUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!/^smtps?:\/\/[^\s/]+/.test(text)) {
+    throw new UsageError(`--smtp-url must be an smtp:// or smtps:// URL, not '${text}'`);
+  }
+  return text;
 }
 
 function parseCommandLine(argv: string[]) {
@@ -37,6 +70,12 @@ function parseCommandLine(argv: string[]) {
         'heartbeat-seconds': { type: 'string' },
         'queue-idle-seconds': { type: 'string' },
         'longpoll-seconds': { type: 'string' },
+        'rate-limit-user': { type: 'string' },
+        'rate-limit-ip': { type: 'string' },
+        'rate-limit-window-seconds': { type: 'string' },
+        'public-url': { type: 'string' },
+        'smtp-url': { type: 'string' },
+        'work-budget-seconds': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -79,6 +118,24 @@ function parseCommandLine(argv: string[]) {
       DEFAULTS.longpollSeconds,
       1,
       day,
+    ),
+    rateLimits: {
+      user: integer('rate-limit-user', values['rate-limit-user'], RATE_LIMIT_DEFAULTS.user, 0, 1e9),
+      ip: integer('rate-limit-ip', values['rate-limit-ip'], RATE_LIMIT_DEFAULTS.ip, 0, 1e9),
+      windowSeconds: integer(
+        'rate-limit-window-seconds',
+        values['rate-limit-window-seconds'],
+        RATE_LIMIT_DEFAULTS.windowSeconds,
+        1,
+        day,
+      ),
+    },
+    publicUrl: httpUrl('public-url', values['public-url']),
+    smtpUrl: smtpUrl(values['smtp-url']),
+    workBudgetSeconds: seconds(
+      'work-budget-seconds',
+      values['work-budget-seconds'],
+      DEFAULTS.workBudgetSeconds,
     ),
   };
   if (options.longpollSeconds <= options.heartbeatSeconds) {

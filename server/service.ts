@@ -8,8 +8,10 @@ import { openDatabase } from './db';
 import { createRealm, getRealm } from './db/realm';
 import { prepareDemo } from './demo';
 import { QueueManager } from './events/manager';
+import { persistQueues, restoreQueues } from './events/persistence';
 import { createHttpApp, registerEndpoints } from './http';
-import { apiEndpoints, avatarEndpoints } from './routes';
+import { RATE_LIMIT_DEFAULTS, type RateLimitOptions, RateLimits } from './ratelimit';
+import { accountPageEndpoints, apiEndpoints, avatarEndpoints } from './routes';
 
 export interface ServiceOptions {
   host: string;
@@ -24,8 +26,16 @@ export interface ServiceOptions {
   queueIdleSeconds?: number;
   /** The HTTP timeout register tells clients to use for GET /events. Default 90. */
   longpollSeconds?: number;
+  /** Time budget of batched operations; 0 does one batch per request. Default 50. */
+  workBudgetSeconds?: number;
   /** Fastify's request log on stdout. Default false. */
   logger?: boolean;
+  /** Rate limits (server/ratelimit.ts); unset fields take the interface family's defaults. */
+  rateLimits?: Partial<RateLimitOptions>;
+  /** The address links in emails point to. Default: the address the server listens on. */
+  publicUrl?: string;
+  /** An SMTP relay (smtp:// or smtps://) that gets every email besides <dataDir>/outbox. */
+  smtpUrl?: string;
 }
 
 export interface RunningService {
@@ -35,7 +45,12 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export const DEFAULTS = { heartbeatSeconds: 60, queueIdleSeconds: 600, longpollSeconds: 90 } as const;
+export const DEFAULTS = {
+  heartbeatSeconds: 60,
+  queueIdleSeconds: 600,
+  longpollSeconds: 90,
+  workBudgetSeconds: 50,
+} as const;
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
@@ -56,6 +71,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     options.queueIdleSeconds ?? DEFAULTS.queueIdleSeconds,
   );
   const longpollSeconds = positive('longpollSeconds', options.longpollSeconds ?? DEFAULTS.longpollSeconds);
+  const workBudgetSeconds = options.workBudgetSeconds ?? DEFAULTS.workBudgetSeconds;
+  if (!Number.isFinite(workBudgetSeconds) || workBudgetSeconds < 0)
+    throw new Error('workBudgetSeconds must be a non-negative number');
 
   const db = openDatabase(options.dataDir);
   try {
@@ -74,17 +92,30 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       db,
       realmId: realm.id,
       queues,
-      config: { heartbeatMs: heartbeatSeconds * 1000, queueIdleMs: queueIdleSeconds * 1000, longpollSeconds },
+      config: {
+        heartbeatMs: heartbeatSeconds * 1000,
+        queueIdleMs: queueIdleSeconds * 1000,
+        longpollSeconds,
+        workBudgetSeconds,
+        dataDir: options.dataDir,
+        publicUrl: options.publicUrl ?? '',
+        smtpUrl: options.smtpUrl ?? null,
+      },
+      rateLimits: new RateLimits({ ...RATE_LIMIT_DEFAULTS, ...options.rateLimits }),
     };
     const app = createHttpApp({ logger: options.logger ?? false });
     registerEndpoints(app, ctx, apiEndpoints);
     registerEndpoints(app, ctx, avatarEndpoints, '');
+    registerEndpoints(app, ctx, accountPageEndpoints, '');
+    // Queues of the last graceful shutdown live on, each told of the restart.
+    restoreQueues(ctx, Math.floor(Date.now() / 1000));
     // Waiting long-polls would hold the shutdown for up to a heartbeat: answer them now.
     app.addHook('preClose', async () => queues.close());
 
     await app.listen({ host: options.host, port: options.port });
     const port = (app.server.address() as AddressInfo).port;
     const url = urlFor(options.host, port);
+    if (!options.publicUrl) ctx.config.publicUrl = url;
     writeCredentials?.(url);
     queues.start();
 
@@ -96,7 +127,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         closing ??= (async () => {
           queues.close();
           await app.close();
-          db.close();
+          try {
+            persistQueues(ctx);
+          } finally {
+            db.close();
+          }
         })();
         return closing;
       },

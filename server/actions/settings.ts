@@ -1,4 +1,6 @@
 /** Changing a user's own settings and profile basics (PATCH /settings). */
+
+import { createHash, randomBytes } from 'node:crypto';
 import {
   ALL_SETTINGS,
   checkSettingValue,
@@ -7,18 +9,23 @@ import {
   type SettingValue,
 } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { getRealm } from '../db/realm';
+import { EMAIL_VISIBILITY_EVERYONE, getRealm } from '../db/realm';
 import { deleteAllDrafts } from '../db/user-data';
 import {
   activeUserIds,
+  getUserByEmail,
   getUserById,
   isAdmin,
+  listUsers,
   readUserSettings,
   type UserRow,
   writeUserSettings,
 } from '../db/users';
+import { sendEmail } from '../email';
+import { confirmNewEmail, emailChanged } from '../email/templates';
 import { badRequest } from '../errors';
 import { isValidTimeZone, languageName } from '../languages';
+import { canAccessDeliveryEmail } from '../objects/users';
 import { runAction } from './transaction';
 
 export type SettingsChanges = Partial<Record<SettingName, SettingValue>>;
@@ -61,6 +68,122 @@ export interface SettingsUpdate {
   settings: SettingsChanges;
   fullName?: string | undefined;
   passwordHash?: string | undefined;
+  /** A checked new address (checkNewEmail): starts the confirmation, changes nothing yet. */
+  newEmail?: string | undefined;
+}
+
+export const EMAIL_CHANGE_LIFETIME_SECONDS = 24 * 60 * 60;
+const MAX_EMAIL_LENGTH = 254;
+// One @, no spaces, quotes or brackets, and a dot in the domain: what mail systems accept.
+const EMAIL_PATTERN =
+  /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:.][^\s@"<>()[\]\\,;:]*$/u;
+
+/**
+ * Checks a requested email address change. Returns the trimmed address, or undefined when
+ * it is the current one (nothing to do). The family's texts for every refusal.
+ */
+export function checkNewEmail(ctx: ServiceContext, user: UserRow, raw: string): string | undefined {
+  const email = raw.trim();
+  if (email.toLowerCase() === user.delivery_email.toLowerCase()) return undefined;
+  const realm = getRealm(ctx.db);
+  if (realm?.email_changes_disabled && !isAdmin(user)) {
+    throw badRequest('Email address changes are disabled in this organization.');
+  }
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email) || /\p{C}/u.test(email)) {
+    throw badRequest('Invalid address.');
+  }
+  const other = getUserByEmail(ctx.db, user.realm_id, email);
+  if (other && other.id !== user.id) throw badRequest(`Email '${email}' already in use`);
+  return email;
+}
+
+const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Records the pending change (replacing older ones) and mails the link to the new address. */
+function startEmailChange(ctx: ServiceContext, user: UserRow, newEmail: string, now: number): void {
+  const key = randomBytes(24).toString('base64url');
+  ctx.db.prepare('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
+  ctx.db
+    .prepare('INSERT INTO email_changes (key_hash, user_id, new_email, created_at) VALUES (?, ?, ?, ?)')
+    .run(keyHash(key), user.id, newEmail, now);
+  const realm = getRealm(ctx.db);
+  // Written inside the transaction: if the outbox cannot be written, nothing is recorded.
+  sendEmail(
+    ctx.config,
+    confirmNewEmail({
+      to: newEmail,
+      fullName: user.full_name,
+      oldEmail: user.delivery_email,
+      link: `${ctx.config.publicUrl}/accounts/confirm_new_email/${key}`,
+      realmName: realm?.name ?? 'Confab',
+    }),
+  );
+}
+
+export type EmailConfirmation =
+  | { ok: true; email: string }
+  | { ok: false; status: 400 | 404; message: string };
+
+/**
+ * Follows a confirmation link: changes the address, tells the user's own clients and the
+ * administrators who may see real addresses (delivery_email), everyone when addresses are
+ * public (new_email), and the old address by email.
+ */
+export function doConfirmEmailChange(ctx: ServiceContext, key: string, now: number): EmailConfirmation {
+  return runAction(ctx, (events): EmailConfirmation => {
+    const row = ctx.db.prepare('SELECT * FROM email_changes WHERE key_hash = ?').get(keyHash(key)) as
+      | { user_id: number; new_email: string; created_at: number }
+      | undefined;
+    const invalid = {
+      ok: false,
+      status: 404,
+      message: 'This confirmation link is invalid or was already used.',
+    } as const;
+    if (!row) return invalid;
+    ctx.db.prepare('DELETE FROM email_changes WHERE key_hash = ?').run(keyHash(key));
+    if (now - row.created_at > EMAIL_CHANGE_LIFETIME_SECONDS) {
+      return { ok: false, status: 400, message: 'This confirmation link has expired.' };
+    }
+    const user = getUserById(ctx.db, row.user_id);
+    if (!user || user.realm_id !== ctx.realmId || !user.is_active) return invalid;
+    const realm = getRealm(ctx.db);
+    if (!realm) throw new Error('No realm');
+    if (realm.email_changes_disabled && !isAdmin(user)) {
+      return { ok: false, status: 400, message: 'Email address changes are disabled in this organization.' };
+    }
+    const other = getUserByEmail(ctx.db, user.realm_id, row.new_email);
+    if (other && other.id !== user.id) {
+      return { ok: false, status: 400, message: `Email '${row.new_email}' already in use` };
+    }
+
+    const isPublic = realm.email_address_visibility === EMAIL_VISIBILITY_EVERYONE;
+    ctx.db
+      .prepare(`UPDATE users SET delivery_email = ?${isPublic ? ', email = ?' : ''} WHERE id = ?`)
+      .run(...(isPublic ? [row.new_email, row.new_email] : [row.new_email]), user.id);
+    ctx.db.prepare('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
+
+    // The user's own clients hold their real address; user lists show it only to those
+    // with access (objects/users.ts); with public addresses the display email changes too.
+    const active = listUsers(ctx.db, realm.id).filter((u) => u.is_active);
+    const withAccess = active
+      .filter((u) => u.id !== user.id && canAccessDeliveryEmail(u, realm))
+      .map((u) => u.id);
+    events.send(
+      { type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: row.new_email } },
+      [user.id, ...withAccess],
+    );
+    if (isPublic) {
+      events.send(
+        { type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: row.new_email } },
+        active.map((u) => u.id),
+      );
+    }
+    sendEmail(
+      ctx.config,
+      emailChanged({ to: user.delivery_email, newEmail: row.new_email, realmName: realm.name }),
+    );
+    return { ok: true, email: row.new_email };
+  });
 }
 
 /** Legacy event for clients without user_settings_object (feature level < 89 shape). */
@@ -111,6 +234,8 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
     if (update.passwordHash !== undefined) {
       ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(update.passwordHash, user.id);
     }
+    if (update.newEmail !== undefined)
+      startEmailChange(ctx, user, update.newEmail, Math.floor(Date.now() / 1000));
 
     // In the table's order, so the events do not depend on how the client ordered its form.
     const changed: SettingsChanges = {};

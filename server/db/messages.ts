@@ -63,6 +63,10 @@ export interface NewMessage {
   client?: string;
   /** Users who have already read it besides the sender. */
   readBy?: Iterable<number>;
+  /** The rendered HTML, when the caller has it already. */
+  renderedContent?: string;
+  /** Further flag bits per user (mentions). */
+  extraFlags?: ReadonlyMap<number, number>;
 }
 
 /**
@@ -86,6 +90,8 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
         )
         .all(streamId) as { user_id: number }[]
     ).map((r) => r.user_id);
+    // The sender keeps a copy of what they sent even without a subscription (as the family does).
+    if (!userIds.includes(m.senderId)) userIds.push(m.senderId);
   } else {
     userIds = [...new Set([m.senderId, ...m.to.users])];
     recipientId = directRecipientId(db, userIds);
@@ -104,7 +110,7 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
         streamId,
         topic,
         m.content,
-        renderMarkdown(m.content),
+        m.renderedContent ?? renderMarkdown(m.content),
         m.dateSent,
         m.client ?? 'Internal',
         m.content.startsWith('/me ') ? 1 : 0,
@@ -112,7 +118,8 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
   );
   const readBy = new Set([m.senderId, ...(m.readBy ?? [])]);
   const add = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
-  for (const userId of userIds) add.run(userId, id, readBy.has(userId) ? FLAGS.read : 0);
+  for (const userId of userIds)
+    add.run(userId, id, (readBy.has(userId) ? FLAGS.read : 0) | (m.extraFlags?.get(userId) ?? 0));
   return { id, userIds };
 }
 
@@ -173,4 +180,60 @@ export function unreadMessages(db: Db, userId: number) {
     mentions,
     old_unreads_missing: false,
   };
+}
+
+export function getMessage(db: Db, messageId: number): MessageRow | undefined {
+  return db.prepare('SELECT * FROM messages WHERE id = ?').get(messageId) as MessageRow | undefined;
+}
+
+/** The user's flag bits on a message, or undefined when the user has no copy of it. */
+export function userMessageFlags(db: Db, userId: number, messageId: number): number | undefined {
+  const row = db
+    .prepare('SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?')
+    .get(userId, messageId) as { flags: number } | undefined;
+  return row?.flags;
+}
+
+/**
+ * The users of a direct message's conversation (sender included), sorted by id. A one-to-one
+ * conversation is stored under one member's personal recipient (directRecipientId), which alone
+ * cannot tell it from that member's messages to themselves: the copies of the message can.
+ */
+export function directMessageUserIds(
+  db: Db,
+  message: Pick<MessageRow, 'id' | 'recipient_id' | 'sender_id'>,
+): number[] {
+  const recipient = db
+    .prepare('SELECT type, type_id FROM recipients WHERE id = ?')
+    .get(message.recipient_id) as { type: number; type_id: number } | undefined;
+  const rows =
+    recipient?.type === 3
+      ? db
+          .prepare('SELECT user_id FROM direct_group_members WHERE group_id = ? ORDER BY user_id')
+          .all(recipient.type_id)
+      : db.prepare('SELECT user_id FROM user_messages WHERE message_id = ? ORDER BY user_id').all(message.id);
+  const ids = (rows as { user_id: number }[]).map((r) => r.user_id);
+  return ids.length > 0 ? ids : [message.sender_id];
+}
+
+/**
+ * The recipient row of an existing conversation among these users (sender included), or
+ * null: unlike directRecipientId this never creates a group, for read-only queries.
+ */
+export function findDirectRecipientId(db: Db, userIds: number[]): number | null {
+  const members = [...new Set(userIds)].sort((a, b) => a - b);
+  if (members.length <= 2) {
+    const other = members.length === 2 ? members[1] : members[0];
+    const row = db.prepare('SELECT id FROM recipients WHERE type = 1 AND type_id = ?').get(other) as
+      | { id: number }
+      | undefined;
+    return row?.id ?? null;
+  }
+  const row = db
+    .prepare(
+      `SELECT r.id FROM direct_groups g JOIN recipients r ON r.type = 3 AND r.type_id = g.id
+       WHERE g.group_key = ?`,
+    )
+    .get(members.join(',')) as { id: number } | undefined;
+  return row?.id ?? null;
 }

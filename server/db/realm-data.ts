@@ -119,6 +119,17 @@ export function listUserGroups(db: Db, realmId: number): Record<string, unknown>
   });
 }
 
+/** One group as register and events show it (the same builder as the list). */
+export function getUserGroup(db: Db, realmId: number, groupId: number): Record<string, unknown> | undefined {
+  return listUserGroups(db, realmId).find((g) => g.id === groupId);
+}
+
+export function userGroupNameExists(db: Db, realmId: number, name: string): boolean {
+  return (
+    db.prepare('SELECT 1 FROM user_groups WHERE realm_id = ? AND name = ?').get(realmId, name) !== undefined
+  );
+}
+
 export function insertPlayground(
   db: Db,
   p: { realmId: number; name: string; language: string; urlPrefix: string },
@@ -138,4 +149,23 @@ export function listPlaygrounds(db: Db, realmId: number): Record<string, unknown
       'SELECT id, name, highlighter_language, url_prefix FROM realm_playgrounds WHERE realm_id = ? ORDER BY id',
     )
     .all(realmId) as Record<string, unknown>[];
+}
+
+export function playgroundExists(db: Db, realmId: number, playgroundId: number): boolean {
+  return (
+    db.prepare('SELECT 1 FROM realm_playgrounds WHERE realm_id = ? AND id = ?').get(realmId, playgroundId) !==
+    undefined
+  );
+}
+
+export function playgroundNameTaken(db: Db, realmId: number, language: string, name: string): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM realm_playgrounds WHERE realm_id = ? AND highlighter_language = ? AND name = ?')
+      .get(realmId, language, name) !== undefined
+  );
+}
+
+export function deletePlayground(db: Db, playgroundId: number): void {
+  db.prepare('DELETE FROM realm_playgrounds WHERE id = ?').run(playgroundId);
 }

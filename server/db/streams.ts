@@ -171,3 +171,85 @@ export function firstMessageIds(db: Db, realmId: number): Map<number, number> {
     .all(realmId) as { stream_id: number; first: number }[];
   return new Map(rows.map((r) => [r.stream_id, r.first]));
 }
+
+export function getSubscription(db: Db, userId: number, streamId: number): SubscriptionRow | undefined {
+  return db
+    .prepare('SELECT * FROM subscriptions WHERE user_id = ? AND stream_id = ?')
+    .get(userId, streamId) as SubscriptionRow | undefined;
+}
+
+/** Keeps the row, so a later re-subscription finds the personal properties again. */
+export function unsubscribe(db: Db, userId: number, streamId: number): void {
+  db.prepare('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?').run(userId, streamId);
+}
+
+/** Active subscribers that are active users. */
+export function streamSubscriberIds(db: Db, streamId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+         WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+      )
+      .all(streamId) as { user_id: number }[]
+  ).map((r) => r.user_id);
+}
+
+export const SUBSCRIPTION_COLUMNS = [
+  'color',
+  'is_muted',
+  'pin_to_top',
+  'desktop_notifications',
+  'email_notifications',
+  'push_notifications',
+  'audible_notifications',
+  'wildcard_mentions_notify',
+] as const;
+export type SubscriptionColumn = (typeof SUBSCRIPTION_COLUMNS)[number];
+
+export function setSubscriptionColumn(
+  db: Db,
+  userId: number,
+  streamId: number,
+  column: SubscriptionColumn,
+  value: string | number | null,
+): void {
+  // The column name comes from the fixed list above, never from the request.
+  db.prepare(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND stream_id = ?`).run(
+    value,
+    userId,
+    streamId,
+  );
+}
+
+export const STREAM_COLUMNS = [
+  'name',
+  'description',
+  'rendered_description',
+  'invite_only',
+  'is_web_public',
+  'history_public_to_subscribers',
+  'stream_post_policy',
+  'message_retention_days',
+] as const;
+export type StreamColumn = (typeof STREAM_COLUMNS)[number];
+
+export function updateStream(
+  db: Db,
+  streamId: number,
+  changes: Partial<Record<StreamColumn, string | number | null>>,
+): void {
+  const entries = Object.entries(changes).filter(([k]) => (STREAM_COLUMNS as readonly string[]).includes(k));
+  if (entries.length === 0) return;
+  db.prepare(`UPDATE streams SET ${entries.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`).run(
+    ...entries.map(([, v]) => v),
+    streamId,
+  );
+}
+
+export function firstMessageId(db: Db, streamId: number): number | null {
+  const row = db.prepare('SELECT MIN(id) AS first FROM messages WHERE stream_id = ?').get(streamId) as {
+    first: number | null;
+  };
+  return row.first;
+}

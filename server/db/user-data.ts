@@ -49,6 +49,35 @@ export function listDrafts(db: Db, userId: number) {
   return rows.map(formatDraft);
 }
 
+/** A draft of this user, or undefined (another user's draft is as missing as no draft). */
+export function getDraft(db: Db, userId: number, draftId: number): DraftRow | undefined {
+  return db.prepare('SELECT * FROM drafts WHERE id = ? AND user_id = ?').get(draftId, userId) as
+    | DraftRow
+    | undefined;
+}
+
+export function updateDraft(
+  db: Db,
+  draftId: number,
+  d: { type: DraftRow['type']; to: number[]; topic: string; content: string; timestamp: number },
+): void {
+  db.prepare(
+    'UPDATE drafts SET type = ?, to_ids = ?, topic = ?, content = ?, last_edit_time = ? WHERE id = ?',
+  ).run(d.type, JSON.stringify(d.to), d.topic, d.content, d.timestamp, draftId);
+}
+
+export function deleteDraft(db: Db, draftId: number): void {
+  db.prepare('DELETE FROM drafts WHERE id = ?').run(draftId);
+}
+
+/** GET /drafts and register: the most recently edited first (the interface family's order). */
+export function listDraftsNewestFirst(db: Db, userId: number) {
+  const rows = db
+    .prepare('SELECT * FROM drafts WHERE user_id = ? ORDER BY last_edit_time DESC, id DESC')
+    .all(userId) as DraftRow[];
+  return rows.map(formatDraft);
+}
+
 export function deleteAllDrafts(db: Db, userId: number): void {
   db.prepare('DELETE FROM drafts WHERE user_id = ?').run(userId);
 }
@@ -126,4 +155,17 @@ export function userTopics(db: Db, userId: number): Record<string, unknown>[] {
        WHERE user_id = ? AND visibility_policy != 0 ORDER BY last_updated`,
     )
     .all(userId) as Record<string, unknown>[];
+}
+
+export interface UserStatusRow {
+  user_id: number;
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  timestamp: number;
+}
+
+export function getUserStatus(db: Db, userId: number): UserStatusRow | undefined {
+  return db.prepare('SELECT * FROM user_status WHERE user_id = ?').get(userId) as UserStatusRow | undefined;
 }

@@ -3,7 +3,13 @@
  * and garbage collection of queues no client has been connected to for a while.
  */
 import { badEventQueueId } from '../errors';
-import { EventQueue, type OutgoingEvent, type QueuedEvent, type QueueSettings } from './queue';
+import {
+  EventQueue,
+  type OutgoingEvent,
+  type QueueDump,
+  type QueuedEvent,
+  type QueueSettings,
+} from './queue';
 
 export interface QueueManagerOptions {
   heartbeatMs: number;
@@ -35,7 +41,11 @@ export class QueueManager {
   }
 
   register(settings: QueueSettings): EventQueue {
-    const queue = new EventQueue(settings, this.now());
+    return this.add(new EventQueue(settings, this.now()));
+  }
+
+  private add(queue: EventQueue): EventQueue {
+    const settings = queue.settings;
     this.queues.set(queue.id, queue);
     let mine = this.byUser.get(settings.userId);
     if (!mine) {
@@ -74,7 +84,7 @@ export class QueueManager {
    * Call only after the transaction that caused it has committed.
    */
   send(event: OutgoingEvent, userIds: Iterable<number>): void {
-    this.sendBuilt(userIds, (queue) => (queue.wants(event.type) ? event : null));
+    this.sendBuilt(userIds, () => event);
   }
 
   /** Like send, for events whose shape depends on the queue (client capabilities). */
@@ -82,7 +92,7 @@ export class QueueManager {
     for (const userId of new Set(userIds)) {
       for (const queue of this.byUser.get(userId) ?? []) {
         const event = build(queue);
-        if (event && queue.wants(event.type)) this.enqueue(queue, event);
+        if (event && queue.accepts(event)) this.enqueue(queue, event);
       }
     }
   }
@@ -143,6 +153,22 @@ export class QueueManager {
       }
     }
     return dropped;
+  }
+
+  /** Every queue as written over a restart (call after close(), when no poll waits). */
+  dump(): QueueDump[] {
+    const now = this.now();
+    return [...this.queues.values()].map((queue) => queue.dump(now));
+  }
+
+  /** Takes back queues written by dump(), each getting `restartEvent` as its newest event. */
+  restore(dumps: readonly QueueDump[], restartEvent: OutgoingEvent): void {
+    const now = this.now();
+    for (const dump of dumps) {
+      if (this.queues.has(dump.id)) continue;
+      const queue = this.add(EventQueue.restore(dump, now));
+      queue.push(restartEvent);
+    }
   }
 
   /** Ends every waiting poll (with no events) and stops the sweep; used at shutdown. */

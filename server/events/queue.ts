@@ -1,6 +1,7 @@
 /**
  * Event queues: one per registered client. Events get increasing ids per queue; a client
- * acknowledges with last_event_id, which drops what it has seen. Queues live in memory.
+ * acknowledges with last_event_id, which drops what it has seen. Queues live in memory and
+ * are written to the data directory over a graceful restart (persistence.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities } from '../../shared/protocol';
@@ -27,13 +28,68 @@ export interface QueueSettings {
   clientExtavatar: boolean;
 }
 
+/** The narrow operators a queue can filter message events by (the interface family's set). */
+export const NARROW_OPERATORS = ['stream', 'channel', 'topic', 'sender', 'is'] as const;
+
+/** A message event as the narrow filter reads it. */
+interface MessageLike {
+  type?: unknown;
+  display_recipient?: unknown;
+  subject?: unknown;
+  sender_email?: unknown;
+}
+
+const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Whether a message event passes the queue's narrow (every term must hold), as the family
+ * filters them: stream/topic/sender by name, is:private|dm, starred, unread, mentioned|alerted.
+ */
+export function matchesNarrow(
+  narrow: QueueSettings['narrow'],
+  message: MessageLike,
+  flags: readonly string[],
+): boolean {
+  for (const [operator, operand] of narrow) {
+    switch (operator) {
+      case 'stream':
+      case 'channel':
+        if (message.type !== 'stream' || !same(message.display_recipient, operand)) return false;
+        break;
+      case 'topic':
+        if (message.type !== 'stream' || !same(message.subject, operand)) return false;
+        break;
+      case 'sender':
+        if (!same(message.sender_email, operand)) return false;
+        break;
+      case 'is':
+        if ((operand === 'private' || operand === 'dm') && message.type !== 'private') return false;
+        if (operand === 'starred' && !flags.includes('starred')) return false;
+        if (operand === 'unread' && flags.includes('read')) return false;
+        if ((operand === 'mentioned' || operand === 'alerted') && !flags.includes('mentioned')) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+/** A queue as written to disk over a restart. */
+export interface QueueDump {
+  id: string;
+  settings: Omit<QueueSettings, 'eventTypes'> & { eventTypes: string[] | null };
+  events: QueuedEvent[];
+  nextEventId: number;
+  /** How long no client had been connected when the queue was written. */
+  idleMs: number;
+}
+
 export interface Waiter {
   /** Answers the waiting GET /events with these events and detaches it. */
   finish(events: QueuedEvent[]): void;
 }
 
 export class EventQueue {
-  readonly id = randomUUID();
+  readonly id: string;
   private events: QueuedEvent[] = [];
   private nextEventId = 0;
   waiter: Waiter | null = null;
@@ -43,8 +99,38 @@ export class EventQueue {
   constructor(
     readonly settings: QueueSettings,
     nowMs: number,
+    id: string = randomUUID(),
   ) {
     this.lastConnectedMs = nowMs;
+    this.id = id;
+  }
+
+  /** The queue as written over a restart; a waiting poll counts as a connected client. */
+  dump(nowMs: number): QueueDump {
+    const { eventTypes, ...rest } = this.settings;
+    return {
+      id: this.id,
+      settings: { ...rest, eventTypes: eventTypes === null ? null : [...eventTypes] },
+      events: this.pending(),
+      nextEventId: this.nextEventId,
+      idleMs: this.waiter ? 0 : Math.max(0, nowMs - this.lastConnectedMs),
+    };
+  }
+
+  /**
+   * A queue read back after a restart. The downtime does not count as idle time (no client
+   * could connect), the idle time before it does.
+   */
+  static restore(dump: QueueDump, nowMs: number): EventQueue {
+    const { eventTypes, ...rest } = dump.settings;
+    const queue = new EventQueue(
+      { ...rest, eventTypes: eventTypes === null ? null : new Set(eventTypes) },
+      nowMs - dump.idleMs,
+      dump.id,
+    );
+    queue.events = dump.events;
+    queue.nextEventId = dump.nextEventId;
+    return queue;
   }
 
   get userId(): number {
@@ -58,15 +144,56 @@ export class EventQueue {
 
   /** Whether this client gets an event of this type at all. */
   wants(type: string): boolean {
-    if (type === 'heartbeat') return true;
+    // The queue's own events reach every client whatever it asked for.
+    if (type === 'heartbeat' || type === 'restart') return true;
     if (LEGACY_SETTINGS_EVENTS.has(type) && this.settings.capabilities.user_settings_object) return false;
     return this.settings.eventTypes === null || this.settings.eventTypes.has(type);
   }
 
+  /** Whether this client gets this event: its type, its narrow, its capabilities. */
+  accepts(event: OutgoingEvent): boolean {
+    if (!this.wants(event.type)) return false;
+    if (event.type === 'message' && this.settings.narrow.length > 0) {
+      const message = (event.message ?? {}) as MessageLike;
+      const flags = Array.isArray(event.flags) ? (event.flags as string[]) : [];
+      return matchesNarrow(this.settings.narrow, message, flags);
+    }
+    // Typing in streams only for clients that declared they handle it.
+    if (event.type === 'typing' && 'stream_id' in event) {
+      return this.settings.capabilities.stream_typing_notifications === true;
+    }
+    return true;
+  }
+
   push(event: OutgoingEvent): QueuedEvent {
-    const queued = { ...event, id: this.nextEventId++ };
+    const merged = this.mergeFlags(event);
+    const queued = { ...merged, id: this.nextEventId++ };
     this.events.push(queued);
     return queued;
+  }
+
+  /**
+   * Flags added to messages while an earlier such event still waits in the queue travel as
+   * one event (NOTES.md), under the new id: a client that saw the earlier one but has not
+   * acknowledged it gets it again, merged, which is harmless for adding a flag.
+   */
+  private mergeFlags(event: OutgoingEvent): OutgoingEvent {
+    if (event.type !== 'update_message_flags' || event.op !== 'add' || event.all !== false) return event;
+    if (!Array.isArray(event.messages)) return event;
+    const index = this.events.findIndex(
+      (e) =>
+        e.type === 'update_message_flags' &&
+        e.op === 'add' &&
+        e.all === false &&
+        e.flag === event.flag &&
+        Array.isArray(e.messages) &&
+        Object.keys(e).length === Object.keys(event).length + 1,
+    );
+    const earlier = this.events[index];
+    if (!earlier) return event;
+    this.events.splice(index, 1);
+    const messages = [...new Set([...(earlier.messages as number[]), ...(event.messages as number[])])];
+    return { ...event, messages: messages.sort((a, b) => a - b) };
   }
 
   /** Drops events the client has acknowledged. */

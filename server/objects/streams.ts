@@ -5,10 +5,34 @@ import {
   listStreams,
   type StreamRow,
   type SubscriptionRow,
+  streamSubscriberIds,
   subscribersByStream,
   subscriptionsOf,
 } from '../db/streams';
-import { isAdmin, type UserRow } from '../db/users';
+import { isAdmin, listUsers, readUserSettings, type UserRow } from '../db/users';
+
+/** Subscription notification properties and the user settings a null value inherits. */
+export const NOTIFICATION_DEFAULTS = {
+  desktop_notifications: 'enable_stream_desktop_notifications',
+  email_notifications: 'enable_stream_email_notifications',
+  push_notifications: 'enable_stream_push_notifications',
+  audible_notifications: 'enable_stream_audible_notifications',
+  wildcard_mentions_notify: 'wildcard_mentions_notify',
+} as const;
+export type NotificationProperty = keyof typeof NOTIFICATION_DEFAULTS;
+
+/**
+ * What a null notification property means for this user: clients without the
+ * notification_settings_null capability get these values instead of null.
+ */
+export function notificationDefaults(user: UserRow): Record<NotificationProperty, boolean> {
+  const settings = readUserSettings(user) as unknown as Record<string, unknown>;
+  const result = {} as Record<NotificationProperty, boolean>;
+  for (const [property, setting] of Object.entries(NOTIFICATION_DEFAULTS)) {
+    result[property as NotificationProperty] = settings[setting] === true;
+  }
+  return result;
+}
 
 const nullableBool = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
@@ -37,6 +61,8 @@ export function formatSubscription(
   sub: SubscriptionRow,
   firstMessageId: number | null,
   subscribers: number[] | undefined,
+  /** Given for clients without notification_settings_null: nulls become these values. */
+  defaults: Record<NotificationProperty, boolean> | null = null,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {
     ...formatStream(stream, firstMessageId),
@@ -53,6 +79,11 @@ export function formatSubscription(
     email_address: '',
   };
   if (subscribers) result.subscribers = subscribers;
+  if (defaults) {
+    for (const property of Object.keys(NOTIFICATION_DEFAULTS) as NotificationProperty[]) {
+      if (result[property] === null) result[property] = defaults[property];
+    }
+  }
   return result;
 }
 
@@ -63,8 +94,37 @@ export function canSeeStream(user: UserRow, stream: StreamRow, subscribed: boole
   return stream.invite_only === 0 || isAdmin(user);
 }
 
+/** Whether the user may see who is subscribed to the stream. */
+export function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
+  if (subscribed) return true;
+  if (stream.invite_only === 1) return isAdmin(user);
+  return canSeeStream(user, stream, false);
+}
+
+/** Active users of the realm who may see the stream, given its current row. */
+export function streamViewerIds(db: Db, stream: StreamRow): number[] {
+  const subscribers = new Set(streamSubscriberIds(db, stream.id));
+  return listUsers(db, stream.realm_id)
+    .filter((u) => u.is_active === 1 && canSeeStream(u, stream, subscribers.has(u.id)))
+    .map((u) => u.id);
+}
+
+/** Active users of the realm who may see the stream's subscribers (and get peer events). */
+export function subscriberViewerIds(db: Db, stream: StreamRow): number[] {
+  const subscribers = new Set(streamSubscriberIds(db, stream.id));
+  return listUsers(db, stream.realm_id)
+    .filter((u) => u.is_active === 1 && canSeeSubscribers(u, stream, subscribers.has(u.id)))
+    .map((u) => u.id);
+}
+
 /** register's subscriptions, unsubscribed and never_subscribed. */
-export function subscriptionState(db: Db, user: UserRow, includeSubscribers: boolean) {
+export function subscriptionState(
+  db: Db,
+  user: UserRow,
+  includeSubscribers: boolean,
+  notificationSettingsNull = true,
+) {
+  const defaults = notificationSettingsNull ? null : notificationDefaults(user);
   const streams = listStreams(db, user.realm_id);
   const subs = new Map(subscriptionsOf(db, user.id).map((s) => [s.stream_id, s]));
   const firsts = firstMessageIds(db, user.realm_id);
@@ -77,11 +137,14 @@ export function subscriptionState(db: Db, user: UserRow, includeSubscribers: boo
     const first = firsts.get(stream.id) ?? null;
     const members = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
     if (sub?.active === 1) {
-      subscriptions.push(formatSubscription(stream, sub, first, members));
+      subscriptions.push(formatSubscription(stream, sub, first, members, defaults));
     } else if (sub) {
+      // A former subscription of a stream the user can no longer see is gone with the
+      // stream (a `stream` delete event told the client).
+      if (!canSeeStream(user, stream, false)) continue;
       // Former subscribers of a private stream no longer see its members.
-      const visible = stream.invite_only === 0 || isAdmin(user);
-      unsubscribed.push(formatSubscription(stream, sub, first, visible ? members : undefined));
+      const visible = canSeeSubscribers(user, stream, false);
+      unsubscribed.push(formatSubscription(stream, sub, first, visible ? members : undefined, defaults));
     } else if (canSeeStream(user, stream, false)) {
       const never = formatStream(stream, first);
       if (members) never.subscribers = members;
@@ -101,5 +164,43 @@ export function visibleStreams(db: Db, user: UserRow): Record<string, unknown>[]
   const firsts = firstMessageIds(db, user.realm_id);
   return listStreams(db, user.realm_id)
     .filter((s) => canSeeStream(user, s, subscribed.has(s.id)))
+    .map((s) => formatStream(s, firsts.get(s.id) ?? null));
+}
+
+export interface StreamQuery {
+  includePublic: boolean;
+  includeWebPublic: boolean;
+  includeSubscribed: boolean;
+  includeAllActive: boolean;
+  includeDefault: boolean;
+  includeOwnerSubscribed: boolean;
+}
+
+/** GET /streams: the union of the sets the flags name, sorted by name; access checked by the caller. */
+export function queryStreams(db: Db, user: UserRow, q: StreamQuery): Record<string, unknown>[] {
+  const activeSubs = (userId: number) =>
+    new Set(
+      subscriptionsOf(db, userId)
+        .filter((s) => s.active === 1)
+        .map((s) => s.stream_id),
+    );
+  const mine = activeSubs(user.id);
+  const owner =
+    q.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null ? user.bot_owner_id : null;
+  const owners = owner !== null ? activeSubs(owner) : new Set<number>();
+  const firsts = firstMessageIds(db, user.realm_id);
+  return listStreams(db, user.realm_id)
+    .filter(
+      (s) =>
+        q.includeAllActive ||
+        // Guests see public streams only through a subscription (the interface family's rule).
+        (q.includePublic && s.invite_only === 0 && user.role !== 600) ||
+        (q.includeWebPublic && s.is_web_public === 1) ||
+        (q.includeSubscribed && mine.has(s.id)) ||
+        (q.includeDefault && s.is_default === 1 && canSeeStream(user, s, mine.has(s.id))) ||
+        // A bot sees what its owner is subscribed to.
+        owners.has(s.id),
+    )
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((s) => formatStream(s, firsts.get(s.id) ?? null));
 }

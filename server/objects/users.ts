@@ -40,12 +40,17 @@ export function profileDataOf(db: Db, realmId: number, userIds?: number[]): Map<
       data = {};
       result.set(row.user_id, data);
     }
-    data[String(row.field_id)] =
-      row.rendered_value === null
-        ? { value: row.value }
-        : { value: row.value, rendered_value: row.rendered_value };
+    data[String(row.field_id)] = profileValue(row.value, row.rendered_value);
   }
   return result;
+}
+
+/** One profile_data entry: rendered_value only for Markdown field types. */
+export function profileValue(
+  value: string,
+  rendered: string | null,
+): { value: string; rendered_value?: string } {
+  return rendered === null ? { value } : { value, rendered_value: rendered };
 }
 
 /** Fields every form of the User object has. */
@@ -66,6 +71,25 @@ function baseUser(user: UserRow) {
   };
 }
 
+/** email_address_visibility values of the interface family. */
+export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
+
+/**
+ * Whether the viewer sees real addresses in user lists. The field exists only when the
+ * organization limits visibility (spec User.delivery_email), and then only administrators
+ * (and moderators, when the setting lets moderators see them) have access.
+ */
+export function canAccessDeliveryEmail(viewer: Pick<UserRow, 'role'>, realm: RealmRow): boolean {
+  switch (realm.email_address_visibility) {
+    case EMAIL_VISIBILITY.admins:
+      return isAdmin(viewer);
+    case EMAIL_VISIBILITY.moderators:
+      return viewer.role <= 300;
+    default:
+      return false;
+  }
+}
+
 /** A user in lists (register realm_users, GET /users, realm_user add events). */
 export function formatUser(user: UserRow, view: UserView): Record<string, unknown> {
   const result: Record<string, unknown> = {
@@ -75,10 +99,7 @@ export function formatUser(user: UserRow, view: UserView): Record<string, unknow
     bot_type: user.bot_type,
   };
   if (user.is_bot) result.bot_owner_id = user.bot_owner_id;
-  if (view.realm.email_address_visibility !== EMAIL_VISIBILITY_EVERYONE) {
-    // Real addresses are for administrators when the organization limits their visibility.
-    result.delivery_email = isAdmin(view.viewer) || view.viewer.id === user.id ? user.delivery_email : null;
-  }
+  if (canAccessDeliveryEmail(view.viewer, view.realm)) result.delivery_email = user.delivery_email;
   if (!user.is_bot && view.profileData) result.profile_data = view.profileData.get(user.id) ?? {};
   return result;
 }

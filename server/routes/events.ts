@@ -14,7 +14,8 @@ export const eventEndpoints: Endpoint[] = [
       const lastEventId = params.optional('last_event_id', int);
       const dontBlock = params.optional('dont_block', bool, false);
       if (queueId === undefined) {
-        // The interface family registers a queue here when asked not to block.
+        // Register parameters instead of a queue_id register a queue (spec); the family does
+        // so only when asked not to block, and answers with the new queue's (empty) events.
         if (!dontBlock) throw missingArgument('queue_id');
         const queue = ctx.queues.register(parseQueueParams(ctx, user, params).queue);
         return { events: [], queue_id: queue.id };

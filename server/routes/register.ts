@@ -1,12 +1,17 @@
-/** POST /register: create an event queue and return the snapshot it starts from. */
+/**
+ * POST /register: create an event queue and return the snapshot it starts from. Without
+ * credentials, organizations with public access (enable_spectator_access) get a spectator
+ * snapshot and no queue (queue_id null); others answer 401.
+ */
 import { z } from 'zod';
 import { CLIENT_CAPABILITIES, type ClientCapabilities } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
 import { getRealm } from '../db/realm';
 import type { UserRow } from '../db/users';
+import { badRequest, unauthorized } from '../errors';
 import { fetchInitialState } from '../events/initial-state';
-import type { QueueSettings } from '../events/queue';
-import type { Endpoint, UserRequest } from '../http';
+import { NARROW_OPERATORS, type QueueSettings } from '../events/queue';
+import type { Endpoint, PublicRequest } from '../http';
 import { bool, jsonOf, type RequestParams, stringList } from '../params';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../version';
 
@@ -20,60 +25,115 @@ function knownCapabilities(given: Record<string, boolean>): ClientCapabilities {
   return result;
 }
 
-/** The register parameters that shape a queue (shared with GET /events without queue_id). */
-export function parseQueueParams(ctx: ServiceContext, user: UserRow, params: RequestParams) {
+/** The narrow of a queue: pairs of operator and operand, with operators the filter knows. */
+function parseNarrow(params: RequestParams): [string, string][] {
+  const narrow = params.optional('narrow', jsonOf(narrowSchema), []);
+  for (const [operator] of narrow) {
+    if (!(NARROW_OPERATORS as readonly string[]).includes(operator)) {
+      throw badRequest(`Operator ${operator} not supported.`);
+    }
+  }
+  return narrow;
+}
+
+/** Parameters shared by POST /register and by GET /events without queue_id. */
+function commonParams(params: RequestParams, authenticated: boolean) {
   const eventTypes = params.optional('event_types', stringList);
   const fetchEventTypes = params.optional('fetch_event_types', stringList) ?? eventTypes;
-  const queue: QueueSettings = {
-    userId: user.id,
-    realmId: ctx.realmId,
+  return {
     applyMarkdown: params.optional('apply_markdown', bool, false),
-    clientExtavatar: params.optional('client_extavatar', bool, true),
+    // The family's default: true for users, false for spectators (feature level 92).
+    clientExtavatar: params.optional('client_extavatar', bool, authenticated),
     allPublicStreams: params.optional('all_public_streams', bool, false),
     capabilities: knownCapabilities(params.optional('client_capabilities', jsonOf(capabilitiesSchema), {})),
-    narrow: params.optional('narrow', jsonOf(narrowSchema), []),
+    narrow: parseNarrow(params),
     eventTypes: eventTypes ? new Set(eventTypes) : null,
-  };
-  return {
-    queue,
     fetchEventTypes: fetchEventTypes ? new Set(fetchEventTypes) : null,
     includeSubscribers: params.optional('include_subscribers', bool, false),
     slimPresence: params.optional('slim_presence', bool, false),
   };
 }
 
-export function baseUrl(req: UserRequest): string {
+function checkAllPublicStreams(user: UserRow, allPublicStreams: boolean): void {
+  // Guests cannot see public streams they are not subscribed to.
+  if (allPublicStreams && user.role === 600) throw badRequest('User not authorized for this query');
+}
+
+/**
+ * The register parameters that shape a queue. GET /events also takes the capabilities as
+ * top-level booleans (the family's internal form), which win over client_capabilities.
+ */
+export function parseQueueParams(ctx: ServiceContext, user: UserRow, params: RequestParams) {
+  const common = commonParams(params, true);
+  checkAllPublicStreams(user, common.allPublicStreams);
+  for (const name of CLIENT_CAPABILITIES) {
+    const flat = params.optional(name, bool);
+    if (flat !== undefined) common.capabilities[name] = flat;
+  }
+  const queue: QueueSettings = {
+    userId: user.id,
+    realmId: ctx.realmId,
+    applyMarkdown: common.applyMarkdown,
+    clientExtavatar: common.clientExtavatar,
+    allPublicStreams: common.allPublicStreams,
+    capabilities: common.capabilities,
+    narrow: common.narrow,
+    eventTypes: common.eventTypes,
+  };
+  return { queue, ...common };
+}
+
+export function baseUrl(req: PublicRequest): string {
   return `${req.http.protocol}://${req.http.host}`;
+}
+
+function versionFields() {
+  return {
+    service_feature_level: SERVICE_FEATURE_LEVEL,
+    service_version: SERVICE_VERSION,
+    service_merge_base: SERVICE_MERGE_BASE,
+  };
 }
 
 export const registerEndpoints: Endpoint[] = [
   {
     method: 'POST',
     path: '/register',
-    auth: 'user',
+    auth: 'optional',
     handle(req) {
       const { ctx, user } = req;
-      const parsed = parseQueueParams(ctx, user, req.params);
       const realm = getRealm(ctx.db);
       if (!realm) throw new Error('No realm');
+
+      if (user === null) {
+        // Parameter errors first, as for everyone; then whether spectators are welcome.
+        const common = commonParams(req.params, false);
+        if (realm.enable_spectator_access !== 1)
+          throw unauthorized('Not logged in: API authentication required');
+        if (common.clientExtavatar)
+          throw badRequest("Invalid 'client_extavatar' parameter for anonymous request");
+        if (common.includeSubscribers) {
+          throw badRequest("Invalid 'include_subscribers' parameter for anonymous request");
+        }
+        const state = fetchInitialState(ctx, { ...common, user: null, realm, baseUrl: baseUrl(req) });
+        return {
+          queue_id: null,
+          last_event_id: -1,
+          ...versionFields(),
+          event_queue_longpoll_timeout_seconds: ctx.config.longpollSeconds,
+          ...state,
+        };
+      }
+
+      const parsed = parseQueueParams(ctx, user, req.params);
       // No await between creating the queue and reading the state: nothing can slip between.
       const queue = ctx.queues.register(parsed.queue);
       try {
-        const state = fetchInitialState(ctx.db, {
-          user,
-          realm,
-          fetchEventTypes: parsed.fetchEventTypes,
-          capabilities: parsed.queue.capabilities,
-          clientExtavatar: parsed.queue.clientExtavatar,
-          includeSubscribers: parsed.includeSubscribers,
-          baseUrl: baseUrl(req),
-        });
+        const state = fetchInitialState(ctx, { ...parsed, user, realm, baseUrl: baseUrl(req) });
         return {
           queue_id: queue.id,
           last_event_id: queue.lastEventId,
-          service_feature_level: SERVICE_FEATURE_LEVEL,
-          service_version: SERVICE_VERSION,
-          service_merge_base: SERVICE_MERGE_BASE,
+          ...versionFields(),
           event_queue_longpoll_timeout_seconds: ctx.config.longpollSeconds,
           user_id: user.id,
           ...state,

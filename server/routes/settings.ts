@@ -1,62 +1,133 @@
-/** PATCH /settings: the user's own settings, name and password. */
-import { ALL_SETTINGS, isSettingName, type SettingValue } from '../../shared/protocol';
-import { checkFullName, checkSetting, doUpdateSettings, type SettingsChanges } from '../actions/settings';
+/**
+ * PATCH /settings (and its deprecated aliases): the user's own settings, name, email and
+ * password; the page an email-change confirmation link opens.
+ */
+import { ALL_SETTINGS, isSettingName, type SettingName, type SettingValue } from '../../shared/protocol';
+import {
+  checkFullName,
+  checkNewEmail,
+  checkSetting,
+  doConfirmEmailChange,
+  doUpdateSettings,
+  type SettingsChanges,
+} from '../actions/settings';
 import { hashPassword, verifyPassword } from '../auth';
 import { badRequest, missingArgument } from '../errors';
-import type { Endpoint } from '../http';
-import { parseJsonText } from '../params';
+import type { Endpoint, UserRequest } from '../http';
+import { escapeHtml } from '../markdown';
+import { parseJsonText, type RequestParams } from '../params';
+import {
+  checkEmailChangeAllowed,
+  loginRetryAfter,
+  recordEmailChange,
+  recordLoginFailure,
+} from '../ratelimit';
 
-/** Parameters of PATCH /settings that are not settings of the shared table. */
+/** Parameters of PATCH /settings that are not settings of the tables. */
 const PROFILE_PARAMS = new Set(['full_name', 'email', 'old_password', 'new_password']);
 const MIN_PASSWORD_LENGTH = 8;
 
 /** Strings travel bare; every other kind is JSON text (spec Conventions). */
-function decodeSetting(name: string, raw: string): unknown {
-  const kind = ALL_SETTINGS[name as keyof typeof ALL_SETTINGS].type.kind;
+function decodeSetting(name: SettingName, raw: string): unknown {
+  const kind = ALL_SETTINGS[name].type.kind;
   return kind === 'string' || kind === 'str-enum' ? raw : parseJsonText(name, raw);
 }
 
+/**
+ * Decodes and checks every setting parameter that `accepts`; the other names (besides
+ * `skip`) are reported as ignored. The first bad value rejects the whole request.
+ */
+export function parseSettingParams(
+  params: RequestParams,
+  accepts: (name: string) => name is SettingName,
+  skip: ReadonlySet<string> = new Set(),
+): { settings: SettingsChanges; ignored: string[] } {
+  const settings: SettingsChanges = {};
+  const ignored: string[] = [];
+  for (const name of params.names()) {
+    if (skip.has(name)) continue;
+    if (!accepts(name)) {
+      ignored.push(name);
+      continue;
+    }
+    const value = decodeSetting(name, params.raw(name) ?? '');
+    const error = checkSetting(name, value);
+    if (error !== null) throw badRequest(error);
+    settings[name] = value as SettingValue;
+  }
+  return { settings, ignored };
+}
+
+async function updateSettings({ ctx, user, params }: UserRequest) {
+  // Validate everything first: one bad value rejects the request and changes nothing.
+  const { settings, ignored } = parseSettingParams(params, isSettingName, PROFILE_PARAMS);
+  const fullName = params.has('full_name') ? checkFullName(params.raw('full_name') ?? '') : undefined;
+  const email = params.raw('email');
+  const newEmail = email === undefined ? undefined : checkNewEmail(ctx, user, email);
+  if (newEmail !== undefined) checkEmailChangeAllowed(ctx.rateLimits, user.id);
+
+  let passwordHash: string | undefined;
+  const newPassword = params.raw('new_password');
+  if (newPassword !== undefined && newPassword !== '') {
+    const oldPassword = params.raw('old_password');
+    if (oldPassword === undefined) throw missingArgument('old_password');
+    // The old password is a login credential: wrong guesses count against the same
+    // per-username limit as POST /fetch_api_key (the family's rule and text).
+    const wait = loginRetryAfter(ctx.rateLimits, user.delivery_email);
+    if (wait > 0) throw badRequest(`You're making too many attempts! Try again in ${wait} seconds.`);
+    if (!(await verifyPassword(oldPassword, user.password_hash))) {
+      recordLoginFailure(ctx.rateLimits, user.delivery_email);
+      throw badRequest('Wrong password!');
+    }
+    if ([...newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+    passwordHash = await hashPassword(newPassword);
+  }
+
+  doUpdateSettings(ctx, user.id, { settings, fullName, passwordHash, newEmail });
+  if (newEmail !== undefined) recordEmailChange(ctx.rateLimits, user.id);
+  return { ignored_parameters_unsupported: ignored };
+}
+
 export const settingsEndpoints: Endpoint[] = [
+  { method: 'PATCH', path: '/settings', auth: 'user', handle: updateSettings },
+  // Deprecated aliases since feature level 80, still accepted (spec Versioning).
+  { method: 'PATCH', path: '/settings/display', auth: 'user', handle: updateSettings },
+  { method: 'PATCH', path: '/settings/notifications', auth: 'user', handle: updateSettings },
+];
+
+function page(title: string, text: string): string {
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    `<title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>` +
+    `<p>${escapeHtml(text)}</p></body></html>`
+  );
+}
+
+/** Pages outside /api/v1 that people open in a browser from an email. */
+export const accountPageEndpoints: Endpoint[] = [
   {
-    method: 'PATCH',
-    path: '/settings',
-    auth: 'user',
-    async handle({ ctx, user, params }) {
-      // Validate everything first: one bad value rejects the request and changes nothing.
-      const settings: SettingsChanges = {};
-      const ignored: string[] = [];
-      for (const name of params.names()) {
-        if (PROFILE_PARAMS.has(name)) continue;
-        if (!isSettingName(name)) {
-          ignored.push(name);
-          continue;
-        }
-        const value = decodeSetting(name, params.raw(name) ?? '');
-        const error = checkSetting(name, value);
-        if (error !== null) throw badRequest(error);
-        settings[name] = value as SettingValue;
+    method: 'GET',
+    path: '/accounts/confirm_new_email/:key',
+    auth: 'none',
+    handle({ ctx, path, reply, http }) {
+      // Link checkers send HEAD: only a real visit may use the link up.
+      if (http.method === 'HEAD') {
+        reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send('');
+        return undefined;
       }
-
-      const fullName = params.has('full_name') ? checkFullName(params.raw('full_name') ?? '') : undefined;
-
-      const email = params.raw('email');
-      if (email !== undefined && email.toLowerCase() !== user.email.toLowerCase()) {
-        // Needs a confirmation link sent to the new address; this server sends no email yet.
-        throw badRequest('Email address changes are not supported by this server.');
-      }
-
-      let passwordHash: string | undefined;
-      const newPassword = params.raw('new_password');
-      if (newPassword !== undefined && newPassword !== '') {
-        const oldPassword = params.raw('old_password');
-        if (oldPassword === undefined) throw missingArgument('old_password');
-        if (!(await verifyPassword(oldPassword, user.password_hash))) throw badRequest('Wrong password!');
-        if ([...newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
-        passwordHash = await hashPassword(newPassword);
-      }
-
-      doUpdateSettings(ctx, user.id, { settings, fullName, passwordHash });
-      return { ignored_parameters_unsupported: ignored };
+      const outcome = doConfirmEmailChange(ctx, path.key ?? '', Math.floor(Date.now() / 1000));
+      reply
+        .status(outcome.ok ? 200 : outcome.status)
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        // The key is in the URL: links on the page must not carry it on as a Referer.
+        .header('Referrer-Policy', 'no-referrer')
+        .send(
+          outcome.ok
+            ? page('Email address changed', `Your email address is now ${outcome.email}.`)
+            : page('Email address not changed', outcome.message),
+        );
+      return undefined;
     },
   },
 ];

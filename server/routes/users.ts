@@ -1,10 +1,53 @@
-/** GET /users/me, and the avatar images that avatar_url points to. */
-import { getRealm } from '../db/realm';
-import { getUserById } from '../db/users';
-import { ApiFailure } from '../errors';
+/** GET /users, GET /users/{email} (or a user id), GET /users/me, POST /users; avatar images. */
+import { checkFullName } from '../actions/settings';
+import { checkCanCreateUsers, doCreateUser, isValidEmail, requireRealm } from '../actions/users';
+import { hashPassword } from '../auth';
+import type { Db } from '../db';
+import { EMAIL_VISIBILITY_EVERYONE, type RealmRow } from '../db/realm';
+import { getUserByEmail, getUserById, listUsers, type UserRow } from '../db/users';
+import { ApiFailure, badRequest } from '../errors';
 import type { Endpoint } from '../http';
 import { escapeHtml } from '../markdown';
-import { formatOwnUser } from '../objects/users';
+import {
+  canAccessDeliveryEmail,
+  formatOwnUser,
+  formatUser,
+  profileDataOf,
+  type UserView,
+} from '../objects/users';
+import { bool, type RequestParams, str } from '../params';
+
+const MIN_PASSWORD_LENGTH = 8;
+
+/** The query parameters GET /users and GET /users/{email} share. */
+function listView(db: Db, viewer: UserRow, realm: RealmRow, params: RequestParams): UserView {
+  const clientExtavatar = params.optional('client_extavatar', bool, true);
+  const includeProfile = params.optional('include_custom_profile_fields', bool, false);
+  const view: UserView = { viewer, realm, clientExtavatar };
+  if (includeProfile) view.profileData = profileDataOf(db, realm.id);
+  return view;
+}
+
+/**
+ * The user a path segment names: a user id, the display email, or (for viewers who may see
+ * real addresses) the real one. Deactivated users and bots are found too.
+ */
+function findUser(db: Db, viewer: UserRow, realm: RealmRow, key: string): UserRow {
+  let target: UserRow | undefined;
+  if (/^\d+$/.test(key)) {
+    target = getUserById(db, Number(key));
+  } else {
+    const column =
+      canAccessDeliveryEmail(viewer, realm) || realm.email_address_visibility === EMAIL_VISIBILITY_EVERYONE
+        ? 'delivery_email'
+        : 'email';
+    target = db
+      .prepare(`SELECT * FROM users WHERE realm_id = ? AND (email = ? OR ${column} = ?) ORDER BY id LIMIT 1`)
+      .get(realm.id, key, key) as UserRow | undefined;
+  }
+  if (!target || target.realm_id !== realm.id) throw badRequest('No such user');
+  return target;
+}
 
 export const userEndpoints: Endpoint[] = [
   {
@@ -12,9 +55,47 @@ export const userEndpoints: Endpoint[] = [
     path: '/users/me',
     auth: 'user',
     handle({ ctx, user }) {
-      const realm = getRealm(ctx.db);
-      if (!realm) throw new Error('No realm');
-      return formatOwnUser(ctx.db, user, realm);
+      return formatOwnUser(ctx.db, user, requireRealm(ctx.db));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users',
+    auth: 'user',
+    handle({ ctx, user, params }) {
+      const realm = requireRealm(ctx.db);
+      const view = listView(ctx.db, user, realm, params);
+      // Deactivated users too (is_active false), as in the interface family.
+      return { members: listUsers(ctx.db, realm.id).map((u) => formatUser(u, view)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/:email',
+    auth: 'user',
+    handle({ ctx, user, params, path }) {
+      const realm = requireRealm(ctx.db);
+      const view = listView(ctx.db, user, realm, params);
+      const target = findUser(ctx.db, user, realm, path.email ?? '');
+      return { user: formatUser(target, view) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/users',
+    auth: 'user',
+    async handle({ ctx, user, params }) {
+      checkCanCreateUsers(user);
+      const email = params.required('email', str).trim();
+      const password = params.required('password', str);
+      const fullName = checkFullName(params.required('full_name', str));
+      if (!isValidEmail(email)) throw badRequest(`Invalid email '${email}'`);
+      if (getUserByEmail(ctx.db, ctx.realmId, email)) throw badRequest(`Email '${email}' already in use`);
+      if ([...password].length < MIN_PASSWORD_LENGTH || password.includes('\0'))
+        throw badRequest('The password is too weak.');
+      const passwordHash = await hashPassword(password);
+      // doCreateUser checks the address again inside its transaction (a concurrent request).
+      return { user_id: doCreateUser(ctx, { email, fullName, passwordHash }) };
     },
   },
 ];

@@ -89,7 +89,7 @@ describe('server/main.ts', () => {
     }
   });
 
-  it('restarts on the same port and data directory; in-memory queues are gone', async () => {
+  it('restarts on the same port and data directory; queues survive with a restart event', async () => {
     const server = await startServerProcess();
     try {
       const { port, url } = server;
@@ -99,15 +99,15 @@ describe('server/main.ts', () => {
       expect(server.port).toBe(port);
       expect(server.url).toBe(url);
       expect(server.demo.url).toBe(url);
+      // SIGTERM writes the queues and the next start reads them back (queue_persistence.test.ts).
       const r = await call(url, 'GET', '/events', {
         auth: [alice.credentials?.email ?? '', alice.credentials?.apiKey ?? ''],
         params: { queue_id: queue.queue_id as string, dont_block: true },
       });
-      expect(r.body).toEqual({
-        result: 'error',
-        msg: `Bad event queue ID: ${queue.queue_id}`,
-        code: 'BAD_EVENT_QUEUE_ID',
+      expect(r.body).toMatchObject({
+        result: 'success',
         queue_id: queue.queue_id,
+        events: [{ type: 'restart', id: 0 }],
       });
     } finally {
       await server.dispose();

@@ -2,6 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
+import { EventQueue } from '../events/queue';
 import { authOf, call, sleep, startTestService, type TestService } from './helpers';
 
 const modern = { client_capabilities: { user_settings_object: true }, event_types: ['user_settings'] };
@@ -242,5 +243,52 @@ describe('idle queues', () => {
     } finally {
       await svc.close();
     }
+  });
+});
+
+describe('merging update_message_flags while queued', () => {
+  const settings = {
+    userId: 1,
+    realmId: 1,
+    eventTypes: null,
+    capabilities: {},
+    allPublicStreams: false,
+    narrow: [],
+    applyMarkdown: false,
+    clientExtavatar: true,
+  };
+  const flags = (flag: string, messages: number[], op = 'add', all = false) => ({
+    type: 'update_message_flags',
+    op,
+    flag,
+    messages,
+    all,
+  });
+
+  it('merges add events of the same flag under the newest id', () => {
+    const queue = new EventQueue(settings, 0);
+    queue.push(flags('read', [3, 1]));
+    queue.push({ type: 'user_settings', op: 'update', property: 'enter_sends', value: true });
+    queue.push(flags('read', [2, 3]));
+    expect(queue.pending()).toEqual([
+      { type: 'user_settings', op: 'update', property: 'enter_sends', value: true, id: 1 },
+      { ...flags('read', [1, 2, 3]), id: 2 },
+    ]);
+  });
+
+  it('keeps other flags, removals, "all" and acknowledged events apart', () => {
+    const queue = new EventQueue(settings, 0);
+    queue.push(flags('read', [1]));
+    queue.acknowledge(0);
+    queue.push(flags('read', [2]));
+    queue.push(flags('starred', [2]));
+    queue.push(flags('read', [3], 'remove'));
+    queue.push(flags('read', [], 'add', true));
+    expect(queue.pending().map((e) => [e.id, e.flag, e.op, e.messages])).toEqual([
+      [1, 'read', 'add', [2]],
+      [2, 'starred', 'add', [2]],
+      [3, 'read', 'remove', [3]],
+      [4, 'read', 'add', []],
+    ]);
   });
 });

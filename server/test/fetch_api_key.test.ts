@@ -100,3 +100,62 @@ describe('POST /fetch_api_key', () => {
     expect(wrong.body).toEqual(failed);
   });
 });
+
+describe('failed logins', () => {
+  const login = (url: string, username: string, password: string) =>
+    call(url, 'POST', '/fetch_api_key', { params: { username, password } });
+
+  it('are limited to 5 per username in 30 minutes; then even the right password gets 429', async () => {
+    const own = await startTestService();
+    try {
+      const user = own.demo.users.bob;
+      // Letter case does not make a new username.
+      for (const name of [user, user.toUpperCase(), user, user.toUpperCase(), user]) {
+        const r = await login(own.url, name, 'wrong-password');
+        expect(r.status).toBe(401);
+        expect(r.body).toEqual(failed);
+      }
+      const start = Math.floor(Date.now() / 1000);
+      const refused = await login(own.url, user, own.demo.password);
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(1790);
+      expect(retryAfter).toBeLessThanOrEqual(1800);
+      expect(refused.body).toEqual({
+        result: 'error',
+        msg: 'API usage exceeded rate limit',
+        code: 'RATE_LIMIT_HIT',
+        'retry-after': retryAfter,
+      });
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      const reset = Number(refused.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(start + 1790);
+      expect(reset).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1801);
+
+      // Other usernames are not affected; unknown usernames are limited alike (no enumeration).
+      expect((await login(own.url, own.demo.users.alice, own.demo.password)).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await login(own.url, 'nobody@example.com', 'x')).status).toBe(401);
+      expect((await login(own.url, 'nobody@example.com', 'x')).status).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('successful logins and missing arguments do not count', async () => {
+    const own = await startTestService();
+    try {
+      const user = own.demo.users.alice;
+      for (let i = 0; i < 4; i++) expect((await login(own.url, user, 'wrong')).status).toBe(401);
+      for (let i = 0; i < 3; i++) {
+        expect((await login(own.url, user, own.demo.password)).status).toBe(200);
+        const missing = await call(own.url, 'POST', '/fetch_api_key', { params: { username: user } });
+        expect(missing.status).toBe(400);
+      }
+      expect((await login(own.url, user, 'wrong')).status).toBe(401);
+      expect((await login(own.url, user, own.demo.password)).status).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -33,7 +33,16 @@ export async function startTestService(
   options: Partial<Omit<ServiceOptions, 'host' | 'port' | 'dataDir'>> & { dataDir?: string } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? (await makeTempDir('confab-test-'));
-  const service = await startService({ host: '127.0.0.1', port: 0, demo: true, ...options, dataDir });
+  const service = await startService({
+    host: '127.0.0.1',
+    port: 0,
+    demo: true,
+    // Test files fire hundreds of requests a minute as one user from one address; the rate
+    // limits have their own tests (ratelimit.test.ts), which pass their own limits.
+    rateLimits: { user: 1_000_000, ip: 1_000_000 },
+    ...options,
+    dataDir,
+  });
   const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
   const result: TestService = {
     url: service.url,

@@ -6,6 +6,7 @@ import { accountStateFromSnapshot, applyEvents } from '../../shared/domain';
 import { parseEvent, type ServerEvent, type SettingSpec, SHARED_SETTINGS } from '../../shared/protocol';
 import { loginAs, startServerProcess } from '../../test/support/server';
 import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { verifyAction } from './support/verify-action';
 
 let svc: TestService;
 let alice: ApiClient;
@@ -142,6 +143,9 @@ describe('personal settings', () => {
     ['default_language', 'xx', 'Invalid default_language'],
     ['default_language', '"de"', 'Invalid default_language'],
     ['timezone', 'Mars/Olympus_Mons', 'Invalid timezone'],
+    ['timezone', 'asia/tokyo', 'Invalid timezone'],
+    ['timezone', '+01:00', 'Invalid timezone'],
+    ['timezone', 'Asia/Tokyo ', 'Invalid timezone'],
     ['enable_login_emails', 'no', 'enable_login_emails is not valid JSON'],
     ['enable_marketing_emails', '0', 'enable_marketing_emails is not a boolean'],
   ])('rejects %s=%s', async (name, raw, msg) => {
@@ -152,14 +156,16 @@ describe('personal settings', () => {
 
   it('accepts IANA time zones, UTC and empty, and tells everyone through realm_user', async () => {
     const bobQueue = (await bob.registerQueue({ event_types: ['realm_user'] })).queue_id as string;
-    for (const tz of ['Asia/Tokyo', 'UTC', '', 'Europe/Berlin']) {
+    // Asia/Kolkata and Europe/Kyiv are current IANA names that ICU lists under older ones.
+    const zones = ['Asia/Kolkata', 'Europe/Kyiv', 'Etc/GMT+1', 'Asia/Tokyo', 'UTC', '', 'Europe/Berlin'];
+    for (const tz of zones) {
       const r = await patch(alice, `timezone=${encodeURIComponent(tz)}`);
       expect(r.status, tz).toBe(200);
       expect((await settingsOf(alice)).timezone).toBe(tz);
     }
     const events = await eventsAfter(bob, bobQueue, -1);
     expect(events.map((e) => e.person)).toEqual(
-      ['Asia/Tokyo', 'UTC', '', 'Europe/Berlin'].map((timezone) => ({
+      zones.map((timezone) => ({
         user_id: 4,
         email: svc.demo.users.alice,
         timezone,
@@ -274,6 +280,32 @@ describe('events', () => {
     });
   });
 
+  it('keep a legacy client’s top-level settings right (verify_action)', async () => {
+    const legacyParams = { client_capabilities: {} };
+    const { states } = await verifyAction({
+      clients: [alice],
+      registerParams: legacyParams,
+      action: () =>
+        alice.updateSettings({
+          twenty_four_hour_time: true,
+          enable_sounds: false,
+          default_language: 'it',
+          send_read_receipts: false,
+        }),
+    });
+    expect(states[0]).toMatchObject({
+      twenty_four_hour_time: true,
+      enable_sounds: false,
+      default_language: 'it',
+    });
+    await alice.updateSettings({
+      twenty_four_hour_time: false,
+      enable_sounds: true,
+      default_language: 'en',
+      send_read_receipts: true,
+    });
+  });
+
   it('sends default_language to legacy clients with its language name', async () => {
     const legacy = (await alice.registerQueue({ event_types: ['update_display_settings'] }))
       .queue_id as string;
@@ -349,16 +381,40 @@ describe('full_name, email and password', () => {
     expect(r.body).toEqual({ result: 'error', msg, code: 'BAD_REQUEST' });
   });
 
-  it('refuses to change the email address, but accepts the current one', async () => {
+  it('only starts an email change: the address stays until the link is followed', async () => {
+    // The whole confirmation is in email_change.test.ts.
     const r = await patch(alice, 'email=alice2%40example.com');
-    expect(r.status).toBe(400);
-    expect(r.body).toEqual({
-      result: 'error',
-      msg: 'Email address changes are not supported by this server.',
-      code: 'BAD_REQUEST',
-    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: [] });
+    expect((await alice.getOwnUser()).email).toBe(svc.demo.users.alice);
     const same = await patch(alice, `email=${encodeURIComponent(svc.demo.users.alice)}`);
     expect(same.status).toBe(200);
+  });
+
+  it('name and time zone changes reach everyone (verify_action)', async () => {
+    const admin = await svc.login('admin');
+    const { events, result } = await verifyAction({
+      clients: [alice, bob, admin],
+      action: () => patch(alice, 'full_name=Alice%20Verified&timezone=Asia%2FKolkata'),
+    });
+    expect(result.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: [] });
+    const person = [
+      { type: 'realm_user', op: 'update', person: { user_id: 4, full_name: 'Alice Verified' } },
+      {
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: 4, email: svc.demo.users.alice, timezone: 'Asia/Kolkata' },
+      },
+    ];
+    const strip = (list: Record<string, unknown>[]) => list.map(({ id: _id, ...e }) => e);
+    expect(strip(events[0] ?? [])).toEqual([
+      person[0],
+      { type: 'user_settings', op: 'update', property: 'timezone', value: 'Asia/Kolkata' },
+      person[1],
+    ]);
+    expect(strip(events[1] ?? [])).toEqual(person);
+    expect(strip(events[2] ?? [])).toEqual(person);
+    await alice.updateSettings({ full_name: 'Alice Doe', timezone: 'Europe/Berlin' });
   });
 
   it('changes the password given the old one', async () => {
@@ -388,13 +444,46 @@ describe('full_name, email and password', () => {
 });
 
 describe('enable_drafts_synchronization', () => {
-  it('deletes the drafts on the server when turned off', async () => {
+  it('deletes the drafts on the server when turned off, without a drafts event', async () => {
     const before = await alice.registerQueue({ fetch_event_types: ['drafts'] });
     expect(before.drafts).toHaveLength(1);
-    await alice.updateSettings({ enable_drafts_synchronization: false });
+    const { events } = await verifyAction({
+      clients: [alice],
+      action: () => alice.updateSettings({ enable_drafts_synchronization: false }),
+    });
+    expect(events[0]?.map(({ id: _id, ...e }) => e)).toEqual([
+      { type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false },
+    ]);
     expect((await alice.registerQueue({ fetch_event_types: ['drafts'] })).drafts).toEqual([]);
+    // Still gone from the database, not just hidden while synchronization is off.
     await alice.updateSettings({ enable_drafts_synchronization: true });
     expect((await alice.registerQueue({ fetch_event_types: ['drafts'] })).drafts).toEqual([]);
+  });
+});
+
+describe('deprecated aliases', () => {
+  it.each(['/settings/display', '/settings/notifications'])('%s works like /settings', async (path) => {
+    const send = (body: string) =>
+      call(svc.url, 'PATCH', path, {
+        auth: authOf(bob),
+        body,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+    const queue = (await bob.registerQueue(modern)).queue_id as string;
+    const bad = await send('enable_sounds=false&color_scheme=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ result: 'error', msg: 'Invalid color_scheme', code: 'BAD_REQUEST' });
+    expect((await settingsOf(bob)).enable_sounds).toBe(true);
+
+    const ok = await send('enable_sounds=false&left_side_userlist=true&nonsense=1');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['nonsense'] });
+    expect(await settingsOf(bob)).toMatchObject({ enable_sounds: false, left_side_userlist: true });
+    expect((await eventsAfter(bob, queue, -1)).map((e) => e.property)).toEqual([
+      'left_side_userlist',
+      'enable_sounds',
+    ]);
+    await bob.updateSettings({ enable_sounds: true, left_side_userlist: false });
   });
 });
 

@@ -69,4 +69,41 @@ describe('GET /users/me', () => {
       svc.sql('UPDATE realm SET email_address_visibility = 1');
     }
   });
+
+  it('leaves profile_data out for bots', async () => {
+    const key = 'GenericBotKey0123456789abcdefghij';
+    svc.sql(
+      `INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, role, is_bot, bot_type,
+         bot_owner_id, date_joined_ms) VALUES (1, 'generic-bot@example.com', 'generic-bot@example.com',
+         'Generic Bot', ?, 400, 1, 1, 4, 1700000000000)`,
+      key,
+    );
+    const r = await call(svc.url, 'GET', '/users/me', { auth: ['generic-bot@example.com', key] });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      result: 'success',
+      msg: '',
+      user_id: 8,
+      email: 'generic-bot@example.com',
+      full_name: 'Generic Bot',
+      is_admin: false,
+      is_owner: false,
+      is_billing_admin: false,
+      role: 400,
+      is_guest: false,
+      is_bot: true,
+      is_active: true,
+      timezone: '',
+      date_joined: '2023-11-14T22:13:20.000Z',
+      avatar_url: '/avatar/8?v=1',
+      avatar_version: 1,
+      max_message_id: -1,
+    });
+  });
+
+  it('needs credentials', async () => {
+    const r = await call(svc.url, 'GET', '/users/me');
+    expect(r.status).toBe(401);
+    expect(r.body).toMatchObject({ result: 'error', code: 'UNAUTHORIZED' });
+  });
 });

@@ -1,3 +1,4 @@
+export * from './endpoints';
 export * from './envelope';
 export * from './events';
 export * from './register';

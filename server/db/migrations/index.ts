@@ -3,6 +3,7 @@
  * schema_migrations. Never edit a released migration: add the next number.
  */
 import { sql as initial } from './0001_initial';
+import { sql as emailChanges } from './0002_email_changes';
 
 export interface Migration {
   version: number;
@@ -10,4 +11,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'email_changes', sql: emailChanges },
+];

@@ -1,0 +1,65 @@
+/**
+ * POST /streams/{stream_id}/delete_topic: deletes a topic's messages in batches of 100,
+ * newest first, each batch its own transaction, so that progress survives a timeout.
+ */
+import type { ServiceContext } from '../context';
+import type { StreamRow } from '../db/streams';
+import type { UserRow } from '../db/users';
+import { canReadStreamHistory, firstMessageId, sendFirstMessageIdUpdate } from './messages';
+import { runBatched } from './read';
+import { runAction } from './transaction';
+
+export const DELETE_TOPIC_BATCH_SIZE = 100;
+
+/** Answers whether the whole topic is gone (false: the time budget ran out after progress). */
+export function deleteTopic(
+  ctx: ServiceContext,
+  admin: UserRow,
+  stream: StreamRow,
+  topic: string,
+): { complete: boolean } {
+  const db = ctx.db;
+  // With protected history an administrator deletes only what they can read: their own copies.
+  const wholeHistory = canReadStreamHistory(db, admin, stream);
+  const select = wholeHistory
+    ? db.prepare(
+        `SELECT id, topic FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?`,
+      )
+    : db.prepare(
+        `SELECT m.id, m.topic FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${admin.id}
+         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
+      );
+  const complete = runBatched(ctx, () =>
+    runAction(ctx, (events) => {
+      const rows = select.all(stream.id, topic, DELETE_TOPIC_BATCH_SIZE) as { id: number; topic: string }[];
+      const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+      if (ids.length === 0) return true;
+      const list = ids.join(',');
+      const userIds = (
+        db.prepare(`SELECT DISTINCT user_id FROM user_messages WHERE message_id IN (${list})`).all() as {
+          user_id: number;
+        }[]
+      ).map((r) => r.user_id);
+      const firstBefore = firstMessageId(ctx, stream.id);
+      db.prepare(`DELETE FROM messages WHERE id IN (${list})`).run();
+      const firstAfter = firstMessageId(ctx, stream.id);
+
+      // The topic as stored (the request may differ in case).
+      const stored = rows[0]?.topic ?? topic;
+      const base = { type: 'delete_message', message_type: 'stream', stream_id: stream.id, topic: stored };
+      events.sendBuilt(userIds, (queue) =>
+        queue.settings.capabilities.bulk_message_deletion ? { ...base, message_ids: ids } : null,
+      );
+      // Clients without bulk_message_deletion get one event per message.
+      for (const id of ids) {
+        events.sendBuilt(userIds, (queue) =>
+          queue.settings.capabilities.bulk_message_deletion ? null : { ...base, message_id: id },
+        );
+      }
+      // The stream's oldest message may be gone: clients hold first_message_id (as the family sends it).
+      if (firstAfter !== firstBefore) sendFirstMessageIdUpdate(ctx, events, stream, firstAfter);
+      return ids.length < DELETE_TOPIC_BATCH_SIZE;
+    }),
+  );
+  return { complete };
+}

@@ -1,0 +1,179 @@
+/**
+ * Drafts synchronized between a user's clients: validation as the interface family does it,
+ * storage, and `drafts` events to the user's own queues (never to anyone else).
+ */
+import type { ServiceContext } from '../context';
+import type { Db } from '../db';
+import { getStream } from '../db/streams';
+import { type DraftRow, deleteDraft, formatDraft, getDraft, insertDraft, updateDraft } from '../db/user-data';
+import { getUserById, readUserSettings, type UserRow } from '../db/users';
+import { ApiFailure, badRequest } from '../errors';
+import { runAction } from './transaction';
+
+/** A draft as the client sends it (validated shape, not yet checked against the database). */
+export interface DraftInput {
+  type: DraftRow['type'];
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp?: number;
+}
+
+/** A draft ready to store. */
+interface CheckedDraft {
+  type: DraftRow['type'];
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+const MAX_TOPIC_LENGTH = 60;
+const MAX_CONTENT_LENGTH = 10000;
+const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
+
+function draftNotFound(): ApiFailure {
+  return new ApiFailure(404, 'BAD_REQUEST', 'Draft does not exist');
+}
+
+/** Every draft endpoint refuses while the user has turned synchronization off. */
+export function checkDraftsEnabled(user: UserRow): void {
+  if (!readUserSettings(user).enable_drafts_synchronization) {
+    throw badRequest('User has disabled synchronizing drafts.');
+  }
+}
+
+/**
+ * Checks the shape of one draft object (already parsed JSON), with the family's texts that
+ * name the offending element, e.g. `drafts[0]["to"] is not a list`.
+ */
+export function parseDraftObject(name: string, value: unknown): DraftInput {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest(`${name} is not a dict`);
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of ['type', 'to', 'topic', 'content']) {
+    if (!(key in obj)) throw badRequest(`${name} key is missing: ${key}`);
+  }
+  // `id` included: the server sets it, a client must not send it.
+  const unexpected = Object.keys(obj).filter((k) => !DRAFT_KEYS.has(k));
+  if (unexpected.length > 0) throw badRequest(`Unexpected arguments: ${unexpected.join(', ')}`);
+
+  const field = (key: string) => `${name}["${key}"]`;
+  if (typeof obj.type !== 'string') throw badRequest(`${field('type')} is not a string`);
+  if (obj.type !== '' && obj.type !== 'stream' && obj.type !== 'private') {
+    throw badRequest(`Invalid ${field('type')}`);
+  }
+  if (!Array.isArray(obj.to)) throw badRequest(`${field('to')} is not a list`);
+  obj.to.forEach((id, i) => {
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
+      throw badRequest(`${field('to')}[${i}] is not an integer`);
+    }
+  });
+  if (typeof obj.topic !== 'string') throw badRequest(`${field('topic')} is not a string`);
+  if (typeof obj.content !== 'string') throw badRequest(`${field('content')} is not a string`);
+  if (obj.content.trim() === '') throw badRequest(`${field('content')} cannot be blank.`);
+  if (obj.timestamp !== undefined && (typeof obj.timestamp !== 'number' || !Number.isFinite(obj.timestamp))) {
+    throw badRequest(`${field('timestamp')} is not a number`);
+  }
+  return {
+    type: obj.type,
+    to: obj.to as number[],
+    topic: obj.topic,
+    content: obj.content,
+    ...(obj.timestamp === undefined ? {} : { timestamp: obj.timestamp as number }),
+  };
+}
+
+function truncate(text: string, max: number, marker: string): string {
+  const chars = [...text];
+  return chars.length <= max ? text : chars.slice(0, max - [...marker].length).join('') + marker;
+}
+
+/** A stream the user may post to a draft for: as the family's access_stream_by_id. */
+function canAccessStream(db: Db, user: UserRow, streamId: number): boolean {
+  const stream = getStream(db, streamId);
+  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
+  const sub = db
+    .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
+    .get(user.id, streamId);
+  if (sub) return true;
+  if (stream.is_web_public === 1) return true;
+  return stream.invite_only === 0 && user.role !== 600;
+}
+
+/**
+ * Checks a draft against the database and normalizes it as the family stores it: content
+ * trimmed at the end, topic only for stream drafts, private recipients sorted without the
+ * user (unless the draft is to the user alone).
+ */
+function checkDraft(db: Db, user: UserRow, draft: DraftInput, nowSeconds: number): CheckedDraft {
+  const content = draft.content.trimEnd().replace(/^\n+/, '');
+  if (content.includes('\0')) throw badRequest('Message must not contain null bytes');
+  const timestamp = Math.round((draft.timestamp ?? nowSeconds) * 1e6) / 1e6;
+  if (timestamp < 0) throw badRequest('Timestamp must not be negative.');
+
+  let topic = '';
+  let to: number[] = [];
+  if (draft.type === 'stream') {
+    topic = truncate(draft.topic, MAX_TOPIC_LENGTH, '...');
+    if (topic.includes('\0')) throw badRequest('Topic must not contain null bytes');
+    if (draft.to.length !== 1) throw badRequest('Must specify exactly 1 stream ID for stream messages');
+    const streamId = draft.to[0] as number;
+    if (!canAccessStream(db, user, streamId)) throw badRequest('Invalid stream ID');
+    to = [streamId];
+  } else if (draft.type === 'private') {
+    const ids = [...new Set(draft.to)].sort((a, b) => a - b);
+    for (const id of ids) {
+      const target = getUserById(db, id);
+      if (!target || target.realm_id !== user.realm_id) throw badRequest(`Invalid user ID ${id}`);
+    }
+    to = ids.length > 1 ? ids.filter((id) => id !== user.id) : ids;
+  }
+  return {
+    type: draft.type,
+    to,
+    topic,
+    content: truncate(content, MAX_CONTENT_LENGTH, '\n[message truncated]'),
+    timestamp,
+  };
+}
+
+const nowSeconds = () => Date.now() / 1000;
+
+/** POST /drafts: all drafts or none; one `add` event with every created draft. */
+export function doCreateDrafts(ctx: ServiceContext, user: UserRow, drafts: DraftInput[]): number[] {
+  checkDraftsEnabled(user);
+  return runAction(ctx, (events) => {
+    const now = nowSeconds();
+    const created = drafts.map((d) => {
+      const checked = checkDraft(ctx.db, user, d, now);
+      const id = insertDraft(ctx.db, { userId: user.id, ...checked });
+      return formatDraft(getDraft(ctx.db, user.id, id) as DraftRow);
+    });
+    if (created.length > 0) events.send({ type: 'drafts', op: 'add', drafts: created }, [user.id]);
+    return created.map((d) => d.id);
+  });
+}
+
+/** PATCH /drafts/{id}: replaces the draft; 404 for a draft that is not the user's. */
+export function doEditDraft(ctx: ServiceContext, user: UserRow, draftId: number, draft: DraftInput): void {
+  checkDraftsEnabled(user);
+  runAction(ctx, (events) => {
+    if (!getDraft(ctx.db, user.id, draftId)) throw draftNotFound();
+    const checked = checkDraft(ctx.db, user, draft, nowSeconds());
+    updateDraft(ctx.db, draftId, checked);
+    const row = getDraft(ctx.db, user.id, draftId) as DraftRow;
+    events.send({ type: 'drafts', op: 'update', draft: formatDraft(row) }, [user.id]);
+  });
+}
+
+/** DELETE /drafts/{id}. */
+export function doDeleteDraft(ctx: ServiceContext, user: UserRow, draftId: number): void {
+  checkDraftsEnabled(user);
+  runAction(ctx, (events) => {
+    if (!getDraft(ctx.db, user.id, draftId)) throw draftNotFound();
+    deleteDraft(ctx.db, draftId);
+    events.send({ type: 'drafts', op: 'remove', draft_id: draftId }, [user.id]);
+  });
+}

@@ -1,0 +1,367 @@
+/**
+ * Sending messages and deciding who may read them. `sendMessage` is the one way any part of
+ * the service posts a message (POST /messages, stream announcements, incoming webhooks):
+ * it validates, stores the message with a copy per recipient, and sends `message` events.
+ */
+import type { ServiceContext } from '../context';
+import type { Db } from '../db';
+import { FLAGS } from '../db/flags';
+import { getMessage, insertMessage, type MessageRow, userMessageFlags } from '../db/messages';
+import { getStream, getStreamByName, type StreamRow } from '../db/streams';
+import { activeUserIds, getUserById, isAdmin, type UserRow } from '../db/users';
+import { ApiFailure, badRequest } from '../errors';
+import { type MentionTarget, renderMessage } from '../markdown';
+import { formatMessage, messageFlags, UserCache } from '../objects/messages';
+import { canSeeStream } from '../objects/streams';
+import { type EventBatch, runAction } from './transaction';
+
+/** The interface family's limits: longer content and topics are truncated, not refused. */
+export const MAX_MESSAGE_LENGTH = 10_000;
+export const MAX_TOPIC_LENGTH = 60;
+
+export type SendTarget =
+  /** A stream by id or by name (names compare case-insensitively). */
+  | { type: 'stream'; stream: number | string; topic: string }
+  /** A direct message to these users (ids or emails); the sender is added. */
+  | { type: 'private'; users: (number | string)[] };
+
+export interface SendMessageInput {
+  senderId: number;
+  to: SendTarget;
+  content: string;
+  /** The client name shown in the message's `client` field. Default 'Internal'. */
+  client?: string;
+  /**
+   * Messages the service posts itself (announcements, notices to a bot's owner): skips the
+   * stream access and posting-policy checks that apply to what users send.
+   */
+  internal?: boolean;
+  /** The sending client's queue and its local id for the message: that queue's event echoes it. */
+  localEcho?: { queueId: string; localId: string };
+}
+
+export interface SentMessage {
+  id: number;
+  /** Users who got a copy of the message. */
+  userIds: number[];
+}
+
+const ROLE_GUEST = 600;
+const ROLE_MODERATOR = 300;
+
+export function streamNotFound(stream: number | string): ApiFailure {
+  return typeof stream === 'number'
+    ? new ApiFailure(400, 'STREAM_DOES_NOT_EXIST', `Stream with ID '${stream}' does not exist`, {
+        stream_id: stream,
+      })
+    : new ApiFailure(400, 'STREAM_DOES_NOT_EXIST', `Stream '${stream}' does not exist`, { stream });
+}
+
+function activeSubscriberIds(db: Db, streamId: number): number[] {
+  return (
+    db.prepare('SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1').all(streamId) as {
+      user_id: number;
+    }[]
+  ).map((r) => r.user_id);
+}
+
+function isSubscribed(db: Db, userId: number, streamId: number): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
+      .get(userId, streamId) !== undefined
+  );
+}
+
+/**
+ * Whether the user may read the stream's whole history, whether or not they have a copy of
+ * each message: public streams for members, and streams with history public to subscribers
+ * for their subscribers. (Protected history is read through the user's own copies only.)
+ */
+export function canReadStreamHistory(db: Db, user: UserRow, stream: StreamRow): boolean {
+  if (stream.is_web_public === 1) return true;
+  const subscribed = isSubscribed(db, user.id, stream.id);
+  if (stream.invite_only === 0) return user.role !== ROLE_GUEST || subscribed;
+  return subscribed && stream.history_public_to_subscribers === 1;
+}
+
+/**
+ * Whether the user may use the stream's content (post, mark read, delete a topic): public
+ * streams for members, private ones for subscribers only, administrators included, as the
+ * interface family's access_stream_by_id does.
+ */
+export function canAccessStream(db: Db, user: UserRow, stream: StreamRow): boolean {
+  if (stream.is_web_public === 1 && user.role !== ROLE_GUEST) return true;
+  const subscribed = isSubscribed(db, user.id, stream.id);
+  return stream.invite_only === 0 ? user.role !== ROLE_GUEST || subscribed : subscribed;
+}
+
+/** The message and the user's flag bits (undefined without a copy), or "Invalid message(s)". */
+export function accessMessage(
+  db: Db,
+  user: UserRow,
+  messageId: number,
+): { row: MessageRow; bits: number | undefined } {
+  const row = getMessage(db, messageId);
+  if (row && row.realm_id === user.realm_id) {
+    const bits = userMessageFlags(db, user.id, messageId);
+    if (bits !== undefined) return { row, bits };
+    const stream = row.stream_id === null ? undefined : getStream(db, row.stream_id);
+    if (stream && canReadStreamHistory(db, user, stream)) return { row, bits };
+  }
+  throw badRequest('Invalid message(s)');
+}
+
+export function firstMessageId(ctx: ServiceContext, streamId: number): number | null {
+  const row = ctx.db.prepare('SELECT MIN(id) AS id FROM messages WHERE stream_id = ?').get(streamId) as {
+    id: number | null;
+  };
+  return row.id;
+}
+
+/** Active users who may see that the stream exists (and so hold its first_message_id). */
+export function streamWatchers(ctx: ServiceContext, stream: StreamRow): number[] {
+  const users = ctx.db
+    .prepare(
+      `SELECT u.*, (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.stream_id = ? AND s.active = 1) AS sub
+       FROM users u WHERE u.realm_id = ? AND u.is_active = 1`,
+    )
+    .all(stream.id, ctx.realmId) as (UserRow & { sub: number | null })[];
+  return users.filter((u) => canSeeStream(u, stream, u.sub === 1)).map((u) => u.id);
+}
+
+/**
+ * A stream's first_message_id changed (its first message arrived, or its oldest was deleted):
+ * everyone who sees the stream holds that value in their stream lists.
+ */
+export function sendFirstMessageIdUpdate(
+  ctx: ServiceContext,
+  events: EventBatch,
+  stream: StreamRow,
+  value: number | null,
+): void {
+  events.send(
+    {
+      type: 'stream',
+      op: 'update',
+      stream_id: stream.id,
+      name: stream.name,
+      property: 'first_message_id',
+      value,
+    },
+    streamWatchers(ctx, stream),
+  );
+}
+
+const WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel', 'topic']);
+
+/**
+ * Renders the content, resolving mentions against the organization's active users: by full
+ * name (case-insensitive, when unambiguous) or `Name|id`; wildcards mention every recipient.
+ */
+function renderWithMentions(ctx: ServiceContext, content: string) {
+  const users = ctx.db
+    .prepare('SELECT id, full_name FROM users WHERE realm_id = ? AND is_active = 1')
+    .all(ctx.realmId) as { id: number; full_name: string }[];
+  const lookup = (name: string): MentionTarget => {
+    if (WILDCARDS.has(name.toLowerCase())) return 'wildcard';
+    const withId = /^(.*)\|(\d+)$/.exec(name);
+    const found = withId
+      ? users.filter((u) => u.id === Number(withId[2]))
+      : users.filter((u) => u.full_name.toLowerCase() === name.toLowerCase());
+    const user = found.length === 1 ? found[0] : undefined;
+    return user ? { userId: user.id, fullName: user.full_name } : null;
+  };
+  return renderMessage(content, lookup);
+}
+
+/** Mention flag bits per user (applied to recipients only by insertMessage's copies). */
+function mentionFlags(
+  rendered: { mentionedUserIds: Set<number>; wildcard: boolean },
+  senderId: number,
+  candidates: readonly number[],
+): Map<number, number> {
+  const flags = new Map<number, number>();
+  for (const id of rendered.mentionedUserIds) flags.set(id, FLAGS.mentioned);
+  if (rendered.wildcard)
+    for (const id of candidates)
+      if (id !== senderId) flags.set(id, (flags.get(id) ?? 0) | FLAGS.wildcard_mentioned);
+  return flags;
+}
+
+/** The posting policy (stream_post_policy) error for this sender, or null when allowed. */
+function postPolicyError(sender: UserRow, stream: StreamRow): string | null {
+  switch (stream.stream_post_policy) {
+    case 2:
+      return isAdmin(sender) ? null : 'Only organization administrators can send to this stream.';
+    case 3:
+      // Full members: everyone but guests (the organization's waiting period is not modelled).
+      return sender.role === ROLE_GUEST ? 'Guests cannot send to this stream.' : null;
+    case 4:
+      return sender.role <= ROLE_MODERATOR
+        ? null
+        : 'Only organization administrators and moderators can send to this stream.';
+    default:
+      return null;
+  }
+}
+
+function resolveStream(ctx: ServiceContext, stream: number | string): StreamRow {
+  const row =
+    typeof stream === 'number' ? getStream(ctx.db, stream) : getStreamByName(ctx.db, ctx.realmId, stream);
+  if (!row || row.realm_id !== ctx.realmId || row.deactivated === 1) throw streamNotFound(stream);
+  return row;
+}
+
+/** Checks that the sender may post to the stream, per access and stream_post_policy. */
+function checkCanPost(ctx: ServiceContext, sender: UserRow, stream: StreamRow): void {
+  // A bot acts for its owner: it may post where the owner may.
+  const actor =
+    (sender.is_bot && sender.bot_owner_id !== null && getUserById(ctx.db, sender.bot_owner_id)) || sender;
+  const mayAccess =
+    canAccessStream(ctx.db, sender, stream) ||
+    (actor !== sender && isSubscribed(ctx.db, actor.id, stream.id));
+  if (!mayAccess) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
+  const error = postPolicyError(actor, stream);
+  if (error) throw badRequest(error);
+}
+
+function resolveUsers(ctx: ServiceContext, users: (number | string)[]): number[] {
+  if (users.length === 0) throw badRequest('Message must have recipients');
+  const ids: number[] = [];
+  for (const ref of users) {
+    if (typeof ref === 'number') {
+      const user = getUserById(ctx.db, ref);
+      if (!user || user.realm_id !== ctx.realmId || user.is_active !== 1)
+        throw badRequest(`Invalid user ID ${ref}`);
+      ids.push(user.id);
+    } else {
+      const user = ctx.db
+        .prepare('SELECT * FROM users WHERE realm_id = ? AND email = ? AND is_active = 1')
+        .get(ctx.realmId, ref.trim()) as UserRow | undefined;
+      if (!user) throw badRequest(`Invalid email '${ref.trim()}'`);
+      ids.push(user.id);
+    }
+  }
+  return ids;
+}
+
+/** Content as it will be stored: checked, and truncated like the interface family does. */
+export function normalizeContent(content: string): string {
+  if (content.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  const trimmed = content.trimEnd();
+  if (trimmed.trim() === '') throw badRequest('Message must not be empty');
+  const chars = [...trimmed];
+  if (chars.length <= MAX_MESSAGE_LENGTH) return trimmed;
+  const suffix = '\n[message truncated]';
+  return chars.slice(0, MAX_MESSAGE_LENGTH - suffix.length).join('') + suffix;
+}
+
+export function normalizeTopic(topic: string): string {
+  if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
+  const trimmed = topic.trim();
+  if (trimmed === '') throw badRequest("Topic can't be empty!");
+  const chars = [...trimmed];
+  return chars.length <= MAX_TOPIC_LENGTH ? trimmed : `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...`;
+}
+
+/**
+ * Sends a message inside the caller's transaction; its events go out with the caller's
+ * batch (after the commit). Throws an ApiFailure (400) for anything the sender got wrong.
+ */
+export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: SendMessageInput): SentMessage {
+  const db = ctx.db;
+  const sender = getUserById(db, input.senderId);
+  if (!sender || sender.realm_id !== ctx.realmId) throw new Error(`Unknown sender ${input.senderId}`);
+  const content = normalizeContent(input.content);
+  const rendered = renderWithMentions(ctx, content);
+  const now = Math.floor(Date.now() / 1000);
+  let sent: SentMessage;
+  let stream: StreamRow | undefined;
+  if (input.to.type === 'stream') {
+    stream = resolveStream(ctx, input.to.stream);
+    const topic = normalizeTopic(input.to.topic);
+    if (!input.internal) checkCanPost(ctx, sender, stream);
+    const firstBefore = firstMessageId(ctx, stream.id);
+    sent = insertMessage(db, {
+      realmId: ctx.realmId,
+      senderId: sender.id,
+      to: { stream: stream.id, topic },
+      content,
+      renderedContent: rendered.html,
+      extraFlags: mentionFlags(rendered, sender.id, activeSubscriberIds(db, stream.id)),
+      dateSent: now,
+      client: input.client ?? 'Internal',
+    });
+    if (firstBefore === null) sendFirstMessageIdUpdate(ctx, events, stream, sent.id);
+  } else {
+    const userIds = resolveUsers(ctx, input.to.users);
+    sent = insertMessage(db, {
+      realmId: ctx.realmId,
+      senderId: sender.id,
+      to: { users: userIds },
+      content,
+      renderedContent: rendered.html,
+      extraFlags: mentionFlags(rendered, sender.id, userIds),
+      dateSent: now,
+      client: input.client ?? 'Internal',
+    });
+  }
+
+  const row = getMessage(db, sent.id);
+  if (!row) throw new Error('message vanished');
+  // Built now, inside the transaction, in both shapes: queues pick theirs after the commit.
+  const users = new UserCache(db);
+  const shapes = new Map<string, Record<string, unknown>>();
+  for (const applyMarkdown of [true, false])
+    for (const clientExtavatar of [true, false])
+      shapes.set(
+        `${applyMarkdown}/${clientExtavatar}`,
+        formatMessage(db, row, { applyMarkdown, clientExtavatar }, users),
+      );
+  const flagsOf = new Map<number, string[]>();
+  const bitsStmt = db.prepare('SELECT user_id, flags FROM user_messages WHERE message_id = ?');
+  for (const r of bitsStmt.all(sent.id) as { user_id: number; flags: number }[])
+    flagsOf.set(r.user_id, messageFlags(r.flags));
+
+  const eventFor = (applyMarkdown: boolean, clientExtavatar: boolean, flags: string[]) => ({
+    type: 'message',
+    message: shapes.get(`${applyMarkdown}/${clientExtavatar}`),
+    flags,
+  });
+  const echo = input.localEcho;
+  events.sendBuilt(sent.userIds, (queue) => {
+    const event = eventFor(
+      queue.settings.applyMarkdown,
+      queue.settings.clientExtavatar,
+      flagsOf.get(queue.userId) ?? [],
+    );
+    // Lets the sending client replace its local echo with the real message.
+    return echo && queue.id === echo.queueId && queue.userId === sender.id
+      ? { ...event, local_message_id: echo.localId }
+      : event;
+  });
+  // Clients registered with all_public_streams also see public stream messages they did not get.
+  if (stream && stream.invite_only === 0) {
+    const have = new Set(sent.userIds);
+    const guests = new Set(
+      (
+        db.prepare('SELECT id FROM users WHERE realm_id = ? AND role = ?').all(ctx.realmId, ROLE_GUEST) as {
+          id: number;
+        }[]
+      ).map((r) => r.id),
+    );
+    const others = activeUserIds(db, ctx.realmId).filter((id) => !have.has(id) && !guests.has(id));
+    events.sendBuilt(others, (queue) =>
+      queue.settings.allPublicStreams
+        ? eventFor(queue.settings.applyMarkdown, queue.settings.clientExtavatar, [])
+        : null,
+    );
+  }
+  return sent;
+}
+
+/** Sends a message in its own transaction; events go out after the commit. */
+export function sendMessage(ctx: ServiceContext, input: SendMessageInput): SentMessage {
+  return runAction(ctx, (events) => sendMessageIn(ctx, events, input));
+}

@@ -1,0 +1,278 @@
+/**
+ * Custom profile fields: the organization's fields (POST /realm/profile_fields, admin) and
+ * each user's own values (PATCH /users/me/profile_data). Rules and error texts follow the
+ * interface family.
+ */
+import type { ServiceContext } from '../context';
+import {
+  insertProfileField,
+  listProfileFields,
+  PROFILE_FIELD_TYPES,
+  type ProfileFieldRow,
+  RENDERED_PROFILE_FIELD_TYPES,
+  setProfileValue,
+} from '../db/realm-data';
+import { activeUserIds, getUserById } from '../db/users';
+import { badRequest } from '../errors';
+import { renderMarkdown } from '../markdown';
+import { type EventBatch, runAction } from './transaction';
+import { requireRealm } from './users';
+
+const T = PROFILE_FIELD_TYPES;
+export const MAX_FIELD_NAME_LENGTH = 40;
+export const MAX_FIELD_HINT_LENGTH = 80;
+export const MAX_SUMMARY_FIELDS = 2;
+export const MAX_SHORT_VALUE_LENGTH = 50;
+export const MAX_LONG_VALUE_LENGTH = 500;
+
+/** External-account subtypes the service knows; others must be `custom` with a URL pattern. */
+export const DEFAULT_EXTERNAL_ACCOUNTS: Record<string, { text: string; url_pattern: string }> = {
+  github: { text: 'GitHub', url_pattern: 'https://github.com/%(username)s' },
+  twitter: { text: 'Twitter', url_pattern: 'https://twitter.com/%(username)s' },
+};
+
+export interface NewFieldRequest {
+  name: string;
+  hint: string;
+  fieldType: number;
+  /** Parsed JSON of field_data; undefined when not passed. */
+  fieldData: unknown;
+  displayInProfileSummary: boolean;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function requiredString(obj: Record<string, unknown>, key: string, where: string): string {
+  const value = obj[key];
+  if (value === undefined) throw badRequest(`${where} key is missing: ${key}`);
+  if (typeof value !== 'string') throw badRequest(`${where}["${key}"] is not a string`);
+  if (!value.trim()) throw badRequest(`${where}["${key}"] cannot be blank.`);
+  return value;
+}
+
+function onlyKeys(obj: Record<string, unknown>, allowed: string[], where: string): void {
+  const extra = Object.keys(obj).filter((k) => !allowed.includes(k));
+  if (extra.length > 0) throw badRequest(`Unexpected arguments in ${where}: ${extra.join(', ')}`);
+}
+
+/** Choices: a dict of key -> {text, order}, non-blank strings, texts unique. */
+function checkChoiceData(data: Record<string, unknown>): void {
+  const keys = Object.keys(data);
+  if (keys.length < 1) throw badRequest('Field must have at least one choice.');
+  const texts = new Set<string>();
+  for (const key of keys) {
+    if (!key.trim()) throw badRequest("'value' cannot be blank.");
+    const choice = data[key];
+    const where = `field_data["${key}"]`;
+    if (!isPlainObject(choice)) throw badRequest(`${where} is not a dict`);
+    onlyKeys(choice, ['text', 'order'], where);
+    texts.add(requiredString(choice, 'text', where));
+    requiredString(choice, 'order', where);
+  }
+  if (texts.size !== keys.length) throw badRequest('Field must not have duplicate choices.');
+}
+
+/** External account: {subtype} for a known service, or {subtype: "custom", url_pattern}. */
+function checkExternalAccountData(data: Record<string, unknown>): void {
+  onlyKeys(data, ['subtype', 'url_pattern'], 'field_data');
+  const subtype = requiredString(data, 'subtype', 'field_data');
+  if (data.url_pattern !== undefined) {
+    if (typeof data.url_pattern !== 'string') throw badRequest('field_data["url_pattern"] is not a string');
+    if (data.url_pattern.split('%(username)s').length !== 2)
+      throw badRequest("URL pattern must contain '%(username)s'.");
+    if (!isHttpUrl(data.url_pattern.replace('%(username)s', 'username')))
+      throw badRequest('field_data["url_pattern"] is not a URL');
+  }
+  if (!Object.hasOwn(DEFAULT_EXTERNAL_ACCOUNTS, subtype)) {
+    if (subtype !== 'custom') throw badRequest('Invalid external account type');
+    if (data.url_pattern === undefined) throw badRequest('Custom external account must define URL pattern');
+  }
+}
+
+/** A checked field, ready to insert: its name (defaulted for known external accounts), its data text. */
+export function checkNewProfileField(
+  ctx: ServiceContext,
+  req: NewFieldRequest,
+): { name: string; hint: string; fieldData: string } {
+  const validTypes: number[] = Object.values(T).map((t) => t.id);
+  if (!validTypes.includes(req.fieldType)) throw badRequest('Invalid field type.');
+
+  const data = req.fieldData ?? {};
+  if (!isPlainObject(data)) throw badRequest('field_data is not a dict');
+  let fieldData = '';
+  let name = req.name.trim();
+  if (req.fieldType === T.CHOICE.id) {
+    checkChoiceData(data);
+    fieldData = JSON.stringify(data);
+  } else if (req.fieldType === T.EXTERNAL_ACCOUNT.id) {
+    checkExternalAccountData(data);
+    fieldData = JSON.stringify(data);
+    // A known service names its own field when the administrator gave no label.
+    const subtype = data.subtype as string;
+    if (!name && Object.hasOwn(DEFAULT_EXTERNAL_ACCOUNTS, subtype))
+      name = DEFAULT_EXTERNAL_ACCOUNTS[subtype]?.text ?? '';
+  } else if (Object.keys(data).length > 0) {
+    throw badRequest('field_data is only allowed for list of options and external account fields');
+  }
+
+  if (!name) throw badRequest('Label cannot be blank.');
+  if ([...name].length > MAX_FIELD_NAME_LENGTH)
+    throw badRequest(`name is too long (limit: ${MAX_FIELD_NAME_LENGTH} characters)`);
+  if ([...req.hint].length > MAX_FIELD_HINT_LENGTH)
+    throw badRequest(`hint is too long (limit: ${MAX_FIELD_HINT_LENGTH} characters)`);
+
+  if (req.displayInProfileSummary) {
+    if (req.fieldType === T.LONG_TEXT.id || req.fieldType === T.USER.id)
+      throw badRequest('Field type not supported for display in profile summary.');
+    const shown = ctx.db
+      .prepare(
+        'SELECT COUNT(*) AS n FROM custom_profile_fields WHERE realm_id = ? AND display_in_profile_summary = 1',
+      )
+      .get(ctx.realmId) as { n: number };
+    if (shown.n >= MAX_SUMMARY_FIELDS)
+      throw badRequest(
+        `Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`,
+      );
+  }
+  return { name, hint: req.hint, fieldData };
+}
+
+function sendFieldsEvent(ctx: ServiceContext, events: EventBatch) {
+  events.send(
+    { type: 'custom_profile_fields', fields: listProfileFields(ctx.db, ctx.realmId) },
+    activeUserIds(ctx.db, ctx.realmId),
+  );
+}
+
+/** Creates the field; everyone gets the whole new list. Returns the field id. */
+export function doCreateProfileField(ctx: ServiceContext, req: NewFieldRequest): number {
+  return runAction(ctx, (events) => {
+    // Checked inside the transaction, so two concurrent requests cannot pass the limits together.
+    const checked = checkNewProfileField(ctx, req);
+    const taken = ctx.db
+      .prepare('SELECT 1 FROM custom_profile_fields WHERE realm_id = ? AND name = ?')
+      .get(ctx.realmId, checked.name);
+    if (taken) throw badRequest('A field with that label already exists.');
+    const id = insertProfileField(ctx.db, {
+      realmId: ctx.realmId,
+      name: checked.name,
+      hint: checked.hint,
+      type: req.fieldType,
+      fieldData: checked.fieldData,
+      summary: req.displayInProfileSummary,
+    });
+    sendFieldsEvent(ctx, events);
+    return id;
+  });
+}
+
+/** One entry of PATCH /users/me/profile_data's `data`, as sent. */
+export interface ProfileValueUpdate {
+  id: number;
+  value: unknown;
+}
+
+interface CheckedValue {
+  field: ProfileFieldRow;
+  /** null clears the value. */
+  value: string | null;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isDate(text: string): boolean {
+  const m = DATE_RE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Checks one value against its field's type; returns the text to store, or null to clear. */
+function checkValue(ctx: ServiceContext, field: ProfileFieldRow, value: unknown): string | null {
+  const name = field.name;
+  if (field.field_type === T.USER.id) {
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'number' && Number.isSafeInteger(v)))
+      throw badRequest(`${name} is not a list of user IDs`);
+    if (value.length === 0) return null;
+    const ids = [...new Set(value as number[])];
+    for (const id of ids) {
+      const target = getUserById(ctx.db, id);
+      if (!target || target.realm_id !== ctx.realmId || !target.is_active)
+        throw badRequest(`Invalid user ID: ${id}`);
+    }
+    return JSON.stringify(ids);
+  }
+  if (typeof value !== 'string') throw badRequest(`${name} is not a string`);
+  if (value === '') return null;
+  if (value.includes('\0')) throw badRequest(`${name} contains NULL (0x00) characters.`);
+  const limit = field.field_type === T.LONG_TEXT.id ? MAX_LONG_VALUE_LENGTH : MAX_SHORT_VALUE_LENGTH;
+  switch (field.field_type) {
+    case T.DATE.id:
+      if (!isDate(value)) throw badRequest(`${name} is not a date`);
+      return value;
+    case T.URL.id:
+      if (!isHttpUrl(value)) throw badRequest(`${name} is not a URL`);
+      return value;
+    case T.CHOICE.id: {
+      const choices = field.field_data ? (JSON.parse(field.field_data) as Record<string, unknown>) : {};
+      if (!Object.hasOwn(choices, value)) throw badRequest(`'${value}' is not a valid choice for '${name}'.`);
+      return value;
+    }
+    default:
+      if ([...value].length > limit) throw badRequest(`${name} is too long (limit: ${limit} characters)`);
+      return value;
+  }
+}
+
+/** Checks every entry first: one bad entry rejects the request and changes nothing. */
+export function checkProfileValues(ctx: ServiceContext, data: ProfileValueUpdate[]): CheckedValue[] {
+  return data.map(({ id, value }) => {
+    const field = ctx.db
+      .prepare('SELECT * FROM custom_profile_fields WHERE id = ? AND realm_id = ?')
+      .get(id, ctx.realmId) as ProfileFieldRow | undefined;
+    if (!field) throw badRequest(`Field id ${id} not found.`);
+    return { field, value: checkValue(ctx, field, value) };
+  });
+}
+
+/**
+ * Stores the values that differ from the current ones; each change is a realm_user update
+ * with `custom_profile_field` {id, value, rendered_value for Markdown types} to everyone.
+ */
+export function doUpdateProfileValues(ctx: ServiceContext, userId: number, values: CheckedValue[]): void {
+  runAction(ctx, (events) => {
+    const realm = requireRealm(ctx.db);
+    const current = ctx.db.prepare(
+      'SELECT value FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?',
+    );
+    for (const { field, value } of values) {
+      const old = current.get(userId, field.id) as { value: string } | undefined;
+      if ((old?.value ?? null) === value) continue;
+      const fieldEvent: Record<string, unknown> = { id: field.id, value };
+      if (value === null) {
+        ctx.db
+          .prepare('DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?')
+          .run(userId, field.id);
+      } else {
+        const rendered = RENDERED_PROFILE_FIELD_TYPES.has(field.field_type) ? renderMarkdown(value) : null;
+        setProfileValue(ctx.db, userId, field.id, value, rendered);
+        if (rendered !== null) fieldEvent.rendered_value = rendered;
+      }
+      events.send(
+        { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: fieldEvent } },
+        activeUserIds(ctx.db, realm.id),
+      );
+    }
+  });
+}

@@ -1,0 +1,329 @@
+/**
+ * Streams: who may create and configure them, the checks on their fields, and
+ * PATCH /streams/{stream_id} with the public/private transitions of the spec's state table.
+ */
+import type { ServiceContext } from '../context';
+import { getRealm, type RealmRow } from '../db/realm';
+import {
+  firstMessageId,
+  getStream,
+  getStreamByName,
+  type StreamRow,
+  streamSubscriberIds,
+  updateStream,
+} from '../db/streams';
+import { isAdmin, type UserRow } from '../db/users';
+import { ApiFailure, badRequest } from '../errors';
+import { renderMarkdown } from '../markdown';
+import { formatStream, streamViewerIds, subscriberViewerIds } from '../objects/streams';
+import { runAction } from './transaction';
+
+/**
+ * The interface family's server setting of the same name: web-public streams also need the
+ * organization's enable_spectator_access and create_web_public_stream_policy.
+ */
+export const WEB_PUBLIC_STREAMS_ENABLED = true;
+
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+/** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
+export const RETAIN_FOREVER = -1;
+
+export const POLICY = { members: 1, admins: 2, fullMembers: 3, moderators: 4, nobody: 6, owners: 7 } as const;
+
+/** Organization policies kept in realm.settings, with the defaults this server uses. */
+const REALM_POLICY_DEFAULTS = {
+  create_public_stream_policy: POLICY.members,
+  create_private_stream_policy: POLICY.members,
+  create_web_public_stream_policy: POLICY.admins,
+  invite_to_stream_policy: POLICY.members,
+} as const;
+export type RealmPolicy = keyof typeof REALM_POLICY_DEFAULTS;
+
+export function realmSettings(realm: RealmRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(realm.settings);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function realmPolicy(realm: RealmRow, name: RealmPolicy): number {
+  const value = realmSettings(realm)[name];
+  return typeof value === 'number' ? value : REALM_POLICY_DEFAULTS[name];
+}
+
+/** Whether the user's role satisfies a policy value (guests never do). */
+export function allowedBy(user: UserRow, policy: number): boolean {
+  if (user.role === 600) return false;
+  switch (policy) {
+    case POLICY.members:
+    case POLICY.fullMembers:
+      return true;
+    case POLICY.admins:
+      return isAdmin(user);
+    case POLICY.moderators:
+      return user.role <= 300;
+    case POLICY.owners:
+      return user.role === 100;
+    default:
+      return false;
+  }
+}
+
+export function realmOf(ctx: ServiceContext): RealmRow {
+  const realm = getRealm(ctx.db);
+  if (!realm) throw new Error('The realm is missing');
+  return realm;
+}
+
+export const insufficientPermission = () => badRequest('Insufficient permission');
+
+export const adminRequired = () =>
+  new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+
+export const ownerRequired = () =>
+  new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+
+/** The three prerequisites of a web-public stream, in the interface family's order. */
+export function checkWebPublicAllowed(user: UserRow, realm: RealmRow): void {
+  if (!WEB_PUBLIC_STREAMS_ENABLED || realm.enable_spectator_access !== 1) {
+    throw badRequest('Web-public streams are not enabled.');
+  }
+  if (!allowedBy(user, realmPolicy(realm, 'create_web_public_stream_policy'))) throw insufficientPermission();
+}
+
+/** A stream name as the interface family accepts it: trimmed, non-empty, short, printable. */
+export function checkStreamName(raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw badRequest("Stream name can't be empty!");
+  if ([...name].length > MAX_STREAM_NAME_LENGTH) {
+    throw badRequest(`Stream name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
+  }
+  [...name].forEach((ch, i) => {
+    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch))
+      throw badRequest(`Invalid character in stream name, at position ${i + 1}!`);
+  });
+  return name;
+}
+
+export function checkStreamDescription(description: string): string {
+  if ([...description].length > MAX_STREAM_DESCRIPTION_LENGTH) {
+    throw badRequest(`Stream description too long (limit: ${MAX_STREAM_DESCRIPTION_LENGTH} characters).`);
+  }
+  if (description.includes('\0')) throw badRequest('Stream description contains NULL (0x00) characters.');
+  // Descriptions are one paragraph: line breaks become spaces, as the interface family does.
+  return description.replace(/\r?\n/g, ' ');
+}
+
+/**
+ * message_retention_days: a JSON number of days, or `realm_default` / `unlimited` as a JSON
+ * string or a bare word. Returns the stored value (null inherits, -1 forever).
+ */
+export function decodeRetention(name: string, raw: string): number | null {
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // A bare word: kept as the text.
+  }
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return RETAIN_FOREVER;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw badRequest(`Bad value for '${name}': ${raw}`);
+}
+
+export function decodeStreamPostPolicy(name: string, raw: string): number {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw badRequest(`${name} is not an integer`);
+  if (value < 1 || value > 4) throw badRequest(`Invalid ${name}`);
+  return value;
+}
+
+export interface StreamChanges {
+  description?: string;
+  newName?: string;
+  isPrivate?: boolean;
+  isWebPublic?: boolean;
+  historyPublicToSubscribers?: boolean;
+  streamPostPolicy?: number;
+  messageRetentionDays?: number | null;
+  isAnnouncementOnly?: boolean;
+}
+
+/** The stream an administrator may manage: "Invalid stream ID" unless it exists. */
+export function streamForManagement(ctx: ServiceContext, user: UserRow, streamId: number): StreamRow {
+  const stream = getStream(ctx.db, streamId);
+  if (!stream || stream.realm_id !== ctx.realmId || stream.deactivated === 1) {
+    throw badRequest('Invalid stream ID');
+  }
+  if (!isAdmin(user)) {
+    // A non-administrator learns nothing about a private stream they are not in.
+    const subscribed = streamSubscriberIds(ctx.db, streamId).includes(user.id);
+    if (stream.invite_only === 1 && !subscribed) throw badRequest('Invalid stream ID');
+    throw adminRequired();
+  }
+  return stream;
+}
+
+/**
+ * The privacy fields after a change, per the state table: a public or web-public stream
+ * always has public history, and a stream cannot be both private and web-public.
+ */
+export function resolvePrivacy(
+  current: Pick<StreamRow, 'invite_only' | 'is_web_public' | 'history_public_to_subscribers'>,
+  changes: Pick<StreamChanges, 'isPrivate' | 'isWebPublic' | 'historyPublicToSubscribers'>,
+): { inviteOnly: boolean; isWebPublic: boolean; history: boolean } {
+  const inviteOnly = changes.isPrivate ?? current.invite_only === 1;
+  if (changes.isPrivate === true && changes.isWebPublic === true) throw badRequest('Invalid parameters');
+  // Making a stream private ends its web-public access unless the request says otherwise.
+  const isWebPublic =
+    changes.isWebPublic ?? (changes.isPrivate === true ? false : current.is_web_public === 1);
+  let history = changes.historyPublicToSubscribers;
+  if (history === undefined) {
+    // A privacy change without a history choice takes the kind's default.
+    history =
+      changes.isPrivate !== undefined && changes.isPrivate !== (current.invite_only === 1)
+        ? !inviteOnly
+        : current.history_public_to_subscribers === 1 || !inviteOnly || isWebPublic;
+  }
+  if (inviteOnly && isWebPublic) throw badRequest('Invalid parameters');
+  if ((!inviteOnly || isWebPublic) && !history) throw badRequest('Invalid parameters');
+  return { inviteOnly, isWebPublic, history };
+}
+
+type StreamEvent = { property: string; value: unknown; extra?: Record<string, unknown> };
+
+/** PATCH /streams/{stream_id}: validated by the route; checks, writes, and notifies. */
+export function doUpdateStream(
+  ctx: ServiceContext,
+  user: UserRow,
+  streamId: number,
+  changes: StreamChanges,
+): void {
+  runAction(ctx, (events) => {
+    const before = streamForManagement(ctx, user, streamId);
+    const realm = realmOf(ctx);
+    if (changes.messageRetentionDays !== undefined && user.role !== 100) throw ownerRequired();
+    const privacyChange =
+      changes.isPrivate !== undefined ||
+      changes.isWebPublic !== undefined ||
+      changes.historyPublicToSubscribers !== undefined;
+    // A combination the state table forbids is refused before any permission question.
+    const next = privacyChange ? resolvePrivacy(before, changes) : null;
+    if (next?.isWebPublic && before.is_web_public !== 1) checkWebPublicAllowed(user, realm);
+
+    const updates: Parameters<typeof updateStream>[2] = {};
+    const sent: StreamEvent[] = [];
+    if (changes.newName !== undefined && changes.newName !== before.name) {
+      const existing = getStreamByName(ctx.db, ctx.realmId, changes.newName);
+      if (existing && existing.id !== before.id) {
+        throw badRequest(`Stream name '${changes.newName}' is already taken.`);
+      }
+      updates.name = changes.newName;
+      sent.push({ property: 'name', value: changes.newName });
+    }
+    if (changes.description !== undefined && changes.description !== before.description) {
+      const rendered = renderMarkdown(changes.description);
+      updates.description = changes.description;
+      updates.rendered_description = rendered;
+      sent.push({
+        property: 'description',
+        value: changes.description,
+        extra: { rendered_description: rendered },
+      });
+    }
+    if (next) {
+      const inviteOnlyChanged = next.inviteOnly !== (before.invite_only === 1);
+      const webPublicChanged = next.isWebPublic !== (before.is_web_public === 1);
+      const historyChanged = next.history !== (before.history_public_to_subscribers === 1);
+      updates.invite_only = next.inviteOnly ? 1 : 0;
+      updates.is_web_public = next.isWebPublic ? 1 : 0;
+      updates.history_public_to_subscribers = next.history ? 1 : 0;
+      if (inviteOnlyChanged) {
+        // One event carries the whole new privacy, as the interface family sends it.
+        sent.push({
+          property: 'invite_only',
+          value: next.inviteOnly,
+          extra: { history_public_to_subscribers: next.history, is_web_public: next.isWebPublic },
+        });
+      } else {
+        if (webPublicChanged) sent.push({ property: 'is_web_public', value: next.isWebPublic });
+        if (historyChanged) sent.push({ property: 'history_public_to_subscribers', value: next.history });
+      }
+    }
+    let policy = changes.streamPostPolicy;
+    if (policy === undefined && changes.isAnnouncementOnly !== undefined) {
+      policy = changes.isAnnouncementOnly ? 2 : 1;
+    }
+    if (policy !== undefined && policy !== before.stream_post_policy) {
+      updates.stream_post_policy = policy;
+      // Clients from before feature level 1 read the deprecated flag.
+      sent.push({ property: 'is_announcement_only', value: policy === 2 });
+      sent.push({ property: 'stream_post_policy', value: policy });
+    }
+    if (
+      changes.messageRetentionDays !== undefined &&
+      changes.messageRetentionDays !== before.message_retention_days
+    ) {
+      updates.message_retention_days = changes.messageRetentionDays;
+      sent.push({ property: 'message_retention_days', value: changes.messageRetentionDays });
+    }
+    if (sent.length === 0) return;
+
+    const viewersBefore = new Set(streamViewerIds(ctx.db, before));
+    updateStream(ctx.db, streamId, updates);
+    const after = getStream(ctx.db, streamId) as StreamRow;
+    const viewersAfter = streamViewerIds(ctx.db, after);
+    const kept = viewersAfter.filter((id) => viewersBefore.has(id));
+    const gained = viewersAfter.filter((id) => !viewersBefore.has(id));
+    const lost = [...viewersBefore].filter((id) => !viewersAfter.includes(id));
+
+    if (lost.length > 0) {
+      events.send(
+        { type: 'stream', op: 'delete', streams: [formatStream(before, firstMessageId(ctx.db, streamId))] },
+        lost,
+      );
+    }
+    for (const e of sent) {
+      // A rename event names the stream by its old name, as the interface family does.
+      const name = e.property === 'name' ? before.name : after.name;
+      events.send(
+        {
+          type: 'stream',
+          op: 'update',
+          stream_id: streamId,
+          name,
+          property: e.property,
+          value: e.value,
+          ...e.extra,
+        },
+        kept,
+      );
+    }
+    if (gained.length > 0) {
+      events.send(
+        { type: 'stream', op: 'create', streams: [formatStream(after, firstMessageId(ctx.db, streamId))] },
+        gained,
+      );
+      // Users who can now see the stream learn who is subscribed.
+      const subscribers = streamSubscriberIds(ctx.db, streamId);
+      const seeing = new Set(subscriberViewerIds(ctx.db, after));
+      const peers = gained.filter((id) => seeing.has(id));
+      if (subscribers.length > 0 && peers.length > 0) {
+        events.send(
+          { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: subscribers },
+          peers,
+        );
+      }
+    }
+  });
+}

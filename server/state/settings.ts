@@ -1,0 +1,64 @@
+/**
+ * register's state for settings: `user_settings`, `realm_user_settings_defaults`, and the
+ * legacy top-level settings for clients without user_settings_object. The same readers
+ * back the events (actions/settings.ts, actions/realm-defaults.ts), so they cannot drift.
+ */
+import {
+  ALL_SETTINGS,
+  type ClientCapabilities,
+  EMOJISET_CHOICES,
+  NOTIFICATION_SOUNDS,
+  type SettingName,
+  type UserSettingsValues,
+} from '../../shared/protocol';
+import type { ServiceContext } from '../context';
+import { getRealm, realmUserSettingsDefaults } from '../db/realm';
+import { readUserSettings, type UserRow } from '../db/users';
+
+export interface SettingsStateOptions {
+  clientCapabilities: ClientCapabilities;
+}
+
+/** The two lists of choices that travel with user_settings and the realm defaults. */
+export const settingChoices = () => ({
+  available_notification_sounds: [...NOTIFICATION_SOUNDS],
+  emojiset_choices: EMOJISET_CHOICES.map((c) => ({ ...c })),
+});
+
+function legacySettings(values: UserSettingsValues, group: 'display' | 'notification') {
+  const result: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(ALL_SETTINGS)) {
+    if (spec.legacy === group) result[name] = values[name as SettingName];
+  }
+  return result;
+}
+
+export function settingsState(
+  ctx: ServiceContext,
+  user: UserRow,
+  want: (type: string) => boolean,
+  options: SettingsStateOptions,
+): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  const settings = readUserSettings(user);
+  if (want('realm_user_settings_defaults')) {
+    const realm = getRealm(ctx.db);
+    if (!realm) throw new Error('No realm');
+    state.realm_user_settings_defaults = { ...realmUserSettingsDefaults(realm), ...settingChoices() };
+  }
+  if (want('user_settings')) state.user_settings = { ...settings, ...settingChoices() };
+  if (!options.clientCapabilities.user_settings_object) {
+    // Clients from before feature level 89 read settings at the top level.
+    if (want('update_display_settings')) {
+      Object.assign(state, legacySettings(settings, 'display'), {
+        emojiset_choices: settingChoices().emojiset_choices,
+      });
+    }
+    if (want('update_global_notifications')) {
+      Object.assign(state, legacySettings(settings, 'notification'), {
+        available_notification_sounds: settingChoices().available_notification_sounds,
+      });
+    }
+  }
+  return state;
+}

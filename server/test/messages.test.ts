@@ -1,0 +1,691 @@
+/** POST /messages and GET /messages: targets, permissions, limits, message events, anchors, narrows. */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../shared/client';
+import { DB_FILE_NAME } from '../db';
+import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { verifyAction } from './support/verify-action';
+
+let svc: TestService;
+let alice: ApiClient;
+let bob: ApiClient;
+let admin: ApiClient;
+let moderator: ApiClient;
+let guest: ApiClient;
+const ids: Record<string, number> = {};
+const streams: Record<string, number> = {};
+
+/** Reads the service's database directly (a second connection), for ids and "nothing changed". */
+function query<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(join(svc.dataDir, DB_FILE_NAME), { readonly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+const messageCount = () => query<{ n: number }>('SELECT COUNT(*) AS n FROM messages')[0]?.n;
+
+async function send(client: ApiClient, params: Record<string, unknown>) {
+  return call(svc.url, 'POST', '/messages', { auth: authOf(client), params: params as never });
+}
+
+beforeAll(async () => {
+  svc = await startTestService({ rateLimits: { user: 0, ip: 0 } });
+  alice = await svc.login('alice');
+  bob = await svc.login('bob');
+  admin = await svc.login('admin');
+  moderator = await svc.login('moderator');
+  guest = await svc.login('guest');
+  for (const u of query<{ id: number; email: string }>('SELECT id, email FROM users'))
+    ids[u.email.split('@')[0] ?? ''] = u.id;
+  for (const s of query<{ id: number; name: string }>('SELECT id, name FROM streams')) streams[s.name] = s.id;
+}, 60_000);
+afterAll(() => svc.close());
+
+const userId = (client: ApiClient) => {
+  const local = client.credentials?.email.split('@')[0] ?? '';
+  const id = ids[local];
+  if (id === undefined) throw new Error(`no id for ${local}`);
+  return id;
+};
+
+describe('POST /messages to a stream', () => {
+  it('sends by stream name and delivers message events with per-recipient flags', async () => {
+    const { events, result, states } = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        alice.request('POST', '/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'lunch',
+          content: 'Pizza **today**?',
+        }),
+    });
+    const id = result.id as number;
+    expect(result).toEqual({ result: 'success', msg: '', id });
+    const message = {
+      id,
+      type: 'stream',
+      stream_id: streams.general,
+      subject: 'lunch',
+      topic_links: [],
+      content: '<p>Pizza <strong>today</strong>?</p>',
+      content_type: 'text/html',
+      display_recipient: 'general',
+      recipient_id: expect.any(Number),
+      sender_id: userId(alice),
+      sender_email: alice.credentials?.email,
+      sender_full_name: 'Alice Doe',
+      sender_realm_str: '',
+      timestamp: expect.any(Number),
+      is_me_message: false,
+      client: 'node',
+      // The app registers with client_extavatar: it computes external avatar URLs itself.
+      avatar_url: null,
+      reactions: [],
+      submessages: [],
+    };
+    expect(events[0]).toEqual([{ type: 'message', message, flags: ['read'], id: 0 }]);
+    expect(events[1]).toEqual([{ type: 'message', message, flags: [], id: 0 }]);
+    expect(states[1]?.max_message_id).toBe(id);
+    // register's unread_msgs (server/state/messages.ts) now lists it for bob.
+    const unread = states[1]?.unread_msgs as { count: number; streams: Record<string, unknown>[] };
+    expect(unread.streams).toContainEqual({
+      stream_id: streams.general,
+      topic: 'lunch',
+      unread_message_ids: [id],
+    });
+    const aliceUnread = (states[0]?.unread_msgs ?? { streams: [] }) as {
+      streams: { unread_message_ids: number[] }[];
+    };
+    expect(aliceUnread.streams.flatMap((s) => s.unread_message_ids)).not.toContain(id);
+  });
+
+  it('accepts a stream id as JSON, a JSON-quoted name, a one-element list and the legacy subject', async () => {
+    for (const to of [String(streams.general), '"general"', '["general"]', `[${streams.general}]`]) {
+      const r = await send(alice, { type: 'stream', to, subject: 'forms', content: `to=${to}` });
+      expect(r.status).toBe(200);
+      const [row] = query<{ stream_id: number; topic: string }>(
+        'SELECT stream_id, topic FROM messages WHERE id = ?',
+        r.body.id,
+      );
+      expect(row).toEqual({ stream_id: streams.general, topic: 'forms' });
+    }
+  });
+
+  it('gives the sender a read copy even without a subscription, and guests no events', async () => {
+    const r = await send(bob, { type: 'stream', to: 'engineering', topic: 'drive-by', content: 'hi' });
+    expect(r.status).toBe(200);
+    const copies = query<{ user_id: number; flags: number }>(
+      'SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id',
+      r.body.id,
+    );
+    expect(copies).toEqual(
+      [
+        { user_id: ids.admin, flags: 0 },
+        { user_id: ids.alice, flags: 0 },
+        { user_id: ids.bob, flags: 1 },
+      ].sort((a, b) => (a.user_id ?? 0) - (b.user_id ?? 0)),
+    );
+  });
+
+  it('honours stream_post_policy for each value', async () => {
+    svc.sql("UPDATE streams SET stream_post_policy = 4 WHERE name = 'engineering'");
+    try {
+      expect(
+        (await send(alice, { type: 'stream', to: 'engineering', topic: 't', content: 'x' })).body,
+      ).toEqual({
+        result: 'error',
+        msg: 'Only organization administrators and moderators can send to this stream.',
+        code: 'BAD_REQUEST',
+      });
+      expect(
+        (await send(moderator, { type: 'stream', to: 'engineering', topic: 't', content: 'x' })).status,
+      ).toBe(200);
+      svc.sql("UPDATE streams SET stream_post_policy = 3 WHERE name = 'general'");
+      expect((await send(guest, { type: 'stream', to: 'general', topic: 't', content: 'x' })).body).toEqual({
+        result: 'error',
+        msg: 'Guests cannot send to this stream.',
+        code: 'BAD_REQUEST',
+      });
+      expect((await send(bob, { type: 'stream', to: 'general', topic: 't', content: 'x' })).status).toBe(200);
+    } finally {
+      svc.sql("UPDATE streams SET stream_post_policy = 1 WHERE name IN ('engineering', 'general')");
+    }
+    // announce is administrators-only in the demo organization.
+    expect((await send(admin, { type: 'stream', to: 'announce', topic: 'news', content: 'x' })).status).toBe(
+      200,
+    );
+  });
+
+  it('truncates overlong topics and content like the interface family', async () => {
+    const r = await send(alice, {
+      type: 'stream',
+      to: 'general',
+      topic: 't'.repeat(70),
+      content: 'y'.repeat(10_050),
+    });
+    expect(r.status).toBe(200);
+    const [row] = query<{ topic: string; content: string }>(
+      'SELECT topic, content FROM messages WHERE id = ?',
+      r.body.id,
+    );
+    expect(row?.topic).toBe(`${'t'.repeat(57)}...`);
+    expect(row?.content.length).toBe(10_000);
+    expect(row?.content.endsWith('\n[message truncated]')).toBe(true);
+  });
+
+  it('sends raw Markdown to queues registered without apply_markdown, and public messages to all_public_streams', async () => {
+    const raw = await bob.registerQueue({ apply_markdown: false, event_types: ['message'] });
+    const watcher = await moderator.registerQueue({ all_public_streams: true, event_types: ['message'] });
+    const plain = await moderator.registerQueue({ event_types: ['message'] });
+    const r = await send(alice, { type: 'stream', to: 'general', topic: 'raw', content: '*hi*' });
+    const e1 = await eventsAfter(bob, raw.queue_id as string, -1);
+    expect(e1[0]?.message).toMatchObject({ content: '*hi*', content_type: 'text/x-markdown' });
+    // engineering: the moderator is not subscribed; only the all_public_streams queue hears it.
+    const e = await send(alice, { type: 'stream', to: 'engineering', topic: 'pub', content: 'x' });
+    const got = await eventsAfter(moderator, watcher.queue_id as string, -1);
+    expect(got.map((ev) => [(ev.message as { id: number }).id, ev.flags])).toEqual([
+      [r.body.id, []],
+      [e.body.id, []],
+    ]);
+    const plainGot = await eventsAfter(moderator, plain.queue_id as string, -1);
+    expect(plainGot.map((ev) => (ev.message as { id: number }).id)).toEqual([r.body.id]);
+  });
+});
+
+describe('POST /messages mentions', () => {
+  it('sets mentioned for a named user and wildcard_mentioned for @**all**; the unread mentions follow', async () => {
+    const { events, result, states } = await verifyAction({
+      clients: [alice, bob, admin],
+      action: () =>
+        alice.request('POST', '/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'mentions',
+          content: 'ping @**Bob Smith** and @_**Adam Reyes**',
+        }),
+    });
+    const id = result.id as number;
+    expect(events[1]?.[0]).toMatchObject({ type: 'message', flags: ['mentioned'] });
+    expect(events[2]?.[0]).toMatchObject({ type: 'message', flags: [] });
+    expect(events[1]?.[0]?.message).toMatchObject({
+      content:
+        `<p>ping <span class="user-mention" data-user-id="${userId(bob)}">@Bob Smith</span> and ` +
+        `<span class="user-mention silent" data-user-id="${userId(admin)}">Adam Reyes</span></p>`,
+    });
+    expect(states[1]?.unread_msgs).toMatchObject({ mentions: expect.arrayContaining([id]) });
+    expect(states[2]?.unread_msgs).toMatchObject({ mentions: expect.not.arrayContaining([id]) });
+
+    const all = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        alice.request('POST', '/messages', {
+          type: 'stream',
+          to: 'general',
+          topic: 'mentions',
+          content: '@**all** hi',
+        }),
+    });
+    expect(all.events[0]?.[0]).toMatchObject({ flags: ['read'] });
+    expect(all.events[1]?.[0]).toMatchObject({ flags: ['wildcard_mentioned'] });
+  });
+});
+
+describe('POST /messages local echo', () => {
+  it('echoes local_id as local_message_id to the sending queue only', async () => {
+    const mine = await alice.registerQueue({ event_types: ['message'] });
+    const other = await alice.registerQueue({ event_types: ['message'] });
+    const bobs = await bob.registerQueue({ event_types: ['message'] });
+    const r = await send(alice, {
+      type: 'stream',
+      to: 'general',
+      topic: 'echo',
+      content: 'x',
+      queue_id: mine.queue_id,
+      local_id: '12.01',
+    });
+    const [echoed] = await eventsAfter(alice, mine.queue_id as string, -1);
+    expect(echoed).toMatchObject({
+      type: 'message',
+      local_message_id: '12.01',
+      flags: ['read'],
+      message: { id: r.body.id },
+    });
+    const [plain] = await eventsAfter(alice, other.queue_id as string, -1);
+    expect(plain).not.toHaveProperty('local_message_id');
+    const [bobEvent] = await eventsAfter(bob, bobs.queue_id as string, -1);
+    expect(bobEvent).not.toHaveProperty('local_message_id');
+  });
+});
+
+describe('POST /messages, direct', () => {
+  it('sends to user ids; both sides get the event, nobody else', async () => {
+    const { events, result } = await verifyAction({
+      clients: [alice, bob, moderator],
+      action: () =>
+        alice.request('POST', '/messages', { type: 'private', to: [userId(bob)], content: 'psst' }),
+    });
+    const id = result.id as number;
+    expect(events[0]?.map((e) => [e.type, (e.message as { id: number }).id, e.flags])).toEqual([
+      ['message', id, ['read']],
+    ]);
+    expect(events[1]?.map((e) => [e.type, (e.message as { id: number }).id, e.flags])).toEqual([
+      ['message', id, []],
+    ]);
+    expect(events[2]).toEqual([]);
+    const message = events[1]?.[0]?.message as Record<string, unknown>;
+    expect(message.type).toBe('private');
+    expect(message.subject).toBe('');
+    expect(message).not.toHaveProperty('stream_id');
+    expect(message.display_recipient).toEqual(
+      [
+        {
+          id: userId(alice),
+          email: alice.credentials?.email,
+          full_name: 'Alice Doe',
+          is_mirror_dummy: false,
+        },
+        { id: userId(bob), email: bob.credentials?.email, full_name: 'Bob Smith', is_mirror_dummy: false },
+      ].sort((a, b) => a.id - b.id),
+    );
+  });
+
+  it('accepts emails as a JSON list or comma-separated, and groups', async () => {
+    const bobEmail = bob.credentials?.email ?? '';
+    const modEmail = moderator.credentials?.email ?? '';
+    for (const to of [JSON.stringify([bobEmail]), bobEmail, `${bobEmail}, ${modEmail}`]) {
+      const r = await send(alice, { type: 'direct', to, content: 'hello' });
+      expect(r.status).toBe(200);
+    }
+    const groups = query<{ n: number }>('SELECT COUNT(*) AS n FROM direct_groups')[0]?.n;
+    expect(groups).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('POST /messages errors change nothing', () => {
+  const rows: [string, Record<string, unknown>, 'alice' | 'bob' | 'guest', Record<string, unknown>][] = [
+    [
+      'missing type',
+      { to: 'general', topic: 't', content: 'x' },
+      'alice',
+      { msg: "Missing 'type' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'type' },
+    ],
+    [
+      'bad type',
+      { type: 'email', to: 'general', topic: 't', content: 'x' },
+      'alice',
+      { msg: 'Invalid message type', code: 'BAD_REQUEST' },
+    ],
+    [
+      'missing to',
+      { type: 'stream', topic: 't', content: 'x' },
+      'alice',
+      { msg: "Missing 'to' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'to' },
+    ],
+    [
+      'missing content',
+      { type: 'stream', to: 'general', topic: 't' },
+      'alice',
+      { msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' },
+    ],
+    [
+      'missing topic',
+      { type: 'stream', to: 'general', content: 'x' },
+      'alice',
+      { msg: 'Missing topic', code: 'BAD_REQUEST' },
+    ],
+    [
+      'empty topic',
+      { type: 'stream', to: 'general', topic: '  ', content: 'x' },
+      'alice',
+      { msg: "Topic can't be empty!", code: 'BAD_REQUEST' },
+    ],
+    [
+      'empty content',
+      { type: 'stream', to: 'general', topic: 't', content: ' \n ' },
+      'alice',
+      { msg: 'Message must not be empty', code: 'BAD_REQUEST' },
+    ],
+    [
+      'null byte in content',
+      { type: 'stream', to: 'general', topic: 't', content: 'a\u0000b' },
+      'alice',
+      { msg: 'Message must not contain null bytes', code: 'BAD_REQUEST' },
+    ],
+    [
+      'null byte in topic',
+      { type: 'stream', to: 'general', topic: 'a\u0000', content: 'x' },
+      'alice',
+      { msg: 'Topic must not contain null bytes', code: 'BAD_REQUEST' },
+    ],
+    [
+      'unknown stream name',
+      { type: 'stream', to: 'nope', topic: 't', content: 'x' },
+      'alice',
+      { msg: "Stream 'nope' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'nope' },
+    ],
+    [
+      'unknown stream id',
+      { type: 'stream', to: '9999', topic: 't', content: 'x' },
+      'alice',
+      { msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 },
+    ],
+    [
+      'two streams',
+      { type: 'stream', to: '["general","design"]', topic: 't', content: 'x' },
+      'alice',
+      { msg: 'Cannot send to multiple streams', code: 'BAD_REQUEST' },
+    ],
+    [
+      'private stream, not subscribed',
+      { type: 'stream', to: 'design', topic: 't', content: 'x' },
+      'bob',
+      { msg: "Not authorized to send to stream 'design'", code: 'BAD_REQUEST' },
+    ],
+    [
+      'guest, public stream not subscribed',
+      { type: 'stream', to: 'engineering', topic: 't', content: 'x' },
+      'guest',
+      { msg: "Not authorized to send to stream 'engineering'", code: 'BAD_REQUEST' },
+    ],
+    [
+      'admins-only stream',
+      { type: 'stream', to: 'announce', topic: 't', content: 'x' },
+      'alice',
+      { msg: 'Only organization administrators can send to this stream.', code: 'BAD_REQUEST' },
+    ],
+    [
+      'unknown user id',
+      { type: 'private', to: '[424242]', content: 'x' },
+      'alice',
+      { msg: 'Invalid user ID 424242', code: 'BAD_REQUEST' },
+    ],
+    [
+      'unknown email',
+      { type: 'private', to: 'nobody@example.com', content: 'x' },
+      'alice',
+      { msg: "Invalid email 'nobody@example.com'", code: 'BAD_REQUEST' },
+    ],
+    [
+      'mixed recipients',
+      { type: 'private', to: '[1, "a@b.c"]', content: 'x' },
+      'alice',
+      { msg: 'Recipient lists may contain emails or user IDs, but not both.', code: 'BAD_REQUEST' },
+    ],
+    [
+      'no recipients',
+      { type: 'private', to: '[]', content: 'x' },
+      'alice',
+      { msg: 'Message must have recipients', code: 'BAD_REQUEST' },
+    ],
+  ];
+  it.each(rows)('%s', async (_name, params, who, expected) => {
+    const client = { alice, bob, guest }[who];
+    const before = messageCount();
+    const r = await send(client, params);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ result: 'error', ...expected });
+    expect(messageCount()).toBe(before);
+  });
+
+  it('needs authentication', async () => {
+    const r = await call(svc.url, 'POST', '/messages', {
+      params: { type: 'stream', to: 'general', topic: 't', content: 'x' },
+    });
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('GET /messages', () => {
+  let topicIds: number[] = [];
+
+  beforeAll(async () => {
+    topicIds = [];
+    for (let i = 1; i <= 5; i++) {
+      const r = await send(i % 2 ? alice : admin, {
+        type: 'stream',
+        to: 'engineering',
+        topic: 'fetch-test',
+        content: i === 3 ? 'needle in a haystack' : `message ${i}`,
+      });
+      topicIds.push(r.body.id as number);
+    }
+  });
+
+  const get = (client: ApiClient, params: Record<string, unknown>) =>
+    call(svc.url, 'GET', '/messages', { auth: authOf(client), params: params as never });
+  const narrowTopic = [
+    ['stream', 'engineering'],
+    ['topic', 'fetch-test'],
+  ];
+
+  it('fetches around a numeric anchor with found_* flags', async () => {
+    const r = await get(alice, {
+      anchor: String(topicIds[2]),
+      num_before: 1,
+      num_after: 1,
+      narrow: JSON.stringify(narrowTopic),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      result: 'success',
+      msg: '',
+      anchor: topicIds[2],
+      found_anchor: true,
+      found_oldest: false,
+      found_newest: false,
+      history_limited: false,
+    });
+    expect((r.body.messages as { id: number }[]).map((m) => m.id)).toEqual(topicIds.slice(1, 4));
+  });
+
+  it('newest and oldest anchors, and the dict form of narrow', async () => {
+    const dict = JSON.stringify([
+      { operator: 'stream', operand: streams.engineering },
+      { operator: 'topic', operand: 'FETCH-TEST' },
+    ]);
+    const newest = await get(alice, { anchor: 'newest', num_before: 10, num_after: 0, narrow: dict });
+    expect(newest.body).toMatchObject({
+      anchor: 10_000_000_000_000_000,
+      found_anchor: false,
+      found_oldest: true,
+      found_newest: true,
+    });
+    expect((newest.body.messages as { id: number }[]).map((m) => m.id)).toEqual(topicIds);
+    const oldest = await get(alice, { anchor: 'oldest', num_before: 0, num_after: 2, narrow: dict });
+    expect(oldest.body).toMatchObject({
+      anchor: 0,
+      found_anchor: false,
+      found_oldest: true,
+      found_newest: false,
+    });
+    expect((oldest.body.messages as { id: number }[]).map((m) => m.id)).toEqual(topicIds.slice(0, 2));
+  });
+
+  it('first_unread, is:unread, sender and search', async () => {
+    // alice sent 1, 3, 5 (read); admin sent 2 and 4 (unread for alice).
+    const first = await get(alice, {
+      anchor: 'first_unread',
+      num_before: 0,
+      num_after: 0,
+      narrow: JSON.stringify(narrowTopic),
+    });
+    expect(first.body.anchor).toBe(topicIds[1]);
+    expect((first.body.messages as { id: number }[]).map((m) => m.id)).toEqual([topicIds[1]]);
+    const unread = await get(alice, {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify([...narrowTopic, ['is', 'unread']]),
+    });
+    expect((unread.body.messages as { id: number; flags: string[] }[]).map((m) => [m.id, m.flags])).toEqual([
+      [topicIds[1], []],
+      [topicIds[3], []],
+    ]);
+    const sender = await get(alice, {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify([...narrowTopic, ['sender', admin.credentials?.email]]),
+    });
+    expect((sender.body.messages as { id: number }[]).map((m) => m.id)).toEqual([topicIds[1], topicIds[3]]);
+    const search = await get(alice, {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify([['search', 'NEEDLE']]),
+    });
+    expect((search.body.messages as { id: number }[]).map((m) => m.id)).toEqual([topicIds[2]]);
+    const negated = await get(alice, {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify([...narrowTopic, { operator: 'sender', operand: userId(admin), negated: true }]),
+    });
+    expect((negated.body.messages as { id: number }[]).map((m) => m.id)).toEqual([
+      topicIds[0],
+      topicIds[2],
+      topicIds[4],
+    ]);
+  });
+
+  it('shows a public stream history to a non-subscriber, as read and historical', async () => {
+    const r = await get(bob, {
+      anchor: 'newest',
+      num_before: 100,
+      num_after: 0,
+      narrow: JSON.stringify(narrowTopic),
+    });
+    expect((r.body.messages as { id: number; flags: string[] }[]).map((m) => [m.id, m.flags])).toEqual(
+      topicIds.map((id) => [id, ['read', 'historical']]),
+    );
+    // Without a stream narrow only the user's own copies count.
+    const all = await get(bob, { anchor: 'newest', num_before: 5000, num_after: 0 });
+    const got = new Set((all.body.messages as { id: number }[]).map((m) => m.id));
+    expect(topicIds.some((id) => got.has(id))).toBe(false);
+  });
+
+  it('direct messages: is:dm and dm with', async () => {
+    const sent = await send(bob, {
+      type: 'private',
+      to: JSON.stringify([userId(alice)]),
+      content: 'dm-narrow',
+    });
+    const r = await get(alice, {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: JSON.stringify([['dm', bob.credentials?.email]]),
+    });
+    expect((r.body.messages as { id: number }[]).map((m) => m.id)).toEqual([sent.body.id]);
+    const ids2 = await get(alice, {
+      anchor: 'newest',
+      num_before: 1,
+      num_after: 0,
+      narrow: JSON.stringify([{ operator: 'pm-with', operand: [userId(bob)] }]),
+    });
+    expect((ids2.body.messages as { id: number }[]).map((m) => m.id)).toEqual([sent.body.id]);
+    const isDm = await get(moderator, {
+      anchor: 'newest',
+      num_before: 5000,
+      num_after: 0,
+      narrow: JSON.stringify([['is', 'private']]),
+    });
+    expect((isDm.body.messages as { id: number; type: string }[]).every((m) => m.type === 'private')).toBe(
+      true,
+    );
+    expect((isDm.body.messages as { id: number }[]).some((m) => m.id === sent.body.id)).toBe(false);
+  });
+
+  it('raw Markdown with apply_markdown=false', async () => {
+    const r = await get(alice, {
+      anchor: String(topicIds[2]),
+      num_before: 0,
+      num_after: 0,
+      apply_markdown: false,
+      narrow: JSON.stringify(narrowTopic),
+    });
+    expect((r.body.messages as Record<string, unknown>[])[0]).toMatchObject({
+      content: 'needle in a haystack',
+      content_type: 'text/x-markdown',
+    });
+  });
+
+  const errors: [string, Record<string, unknown>, 'alice' | 'bob' | 'guest', Record<string, unknown>][] = [
+    [
+      'missing anchor',
+      { num_before: 1, num_after: 1 },
+      'alice',
+      { msg: "Missing 'anchor' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'anchor' },
+    ],
+    [
+      'bad anchor',
+      { anchor: 'latest', num_before: 1, num_after: 1 },
+      'alice',
+      { msg: 'Invalid anchor', code: 'BAD_REQUEST' },
+    ],
+    [
+      'missing num_before',
+      { anchor: 'newest', num_after: 1 },
+      'alice',
+      { msg: "Missing 'num_before' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'num_before' },
+    ],
+    [
+      'negative num_after',
+      { anchor: 'newest', num_before: 1, num_after: -1 },
+      'alice',
+      { msg: 'num_after is too small', code: 'BAD_REQUEST' },
+    ],
+    [
+      'too many',
+      { anchor: 'newest', num_before: 5000, num_after: 1 },
+      'alice',
+      { msg: 'Too many messages requested (maximum 5000).', code: 'BAD_REQUEST' },
+    ],
+    [
+      'narrow not JSON',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[[stream' },
+      'alice',
+      { msg: 'narrow is not valid JSON', code: 'BAD_REQUEST' },
+    ],
+    [
+      'narrow wrong shape',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream"]]' },
+      'alice',
+      { msg: 'Invalid narrow', code: 'BAD_REQUEST' },
+    ],
+    [
+      'unknown operator',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["color","red"]]' },
+      'alice',
+      { msg: 'Invalid narrow operator: unknown operator', code: 'BAD_NARROW' },
+    ],
+    [
+      'private stream not visible',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream","design"]]' },
+      'bob',
+      { msg: 'Invalid narrow operator: unknown stream', code: 'BAD_NARROW' },
+    ],
+    [
+      'guest, unsubscribed public stream',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream","engineering"]]' },
+      'guest',
+      { msg: 'Invalid narrow operator: unknown stream', code: 'BAD_NARROW' },
+    ],
+    [
+      'unknown sender',
+      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["sender","x@y.z"]]' },
+      'alice',
+      { msg: 'Invalid narrow operator: unknown user', code: 'BAD_NARROW' },
+    ],
+  ];
+  it.each(errors)('error: %s', async (_name, params, who, expected) => {
+    const r = await get({ alice, bob, guest }[who], params);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ result: 'error', ...expected });
+  });
+});
