@@ -65,6 +65,38 @@ export function isUnicodeEmojiCode(code: string): boolean {
   return UNICODE.codes.has(code);
 }
 
+/**
+ * The organization's custom emoji as register's `realm_emoji` gives them: keyed by id (as a
+ * string), deactivated ones included so old messages and statuses still resolve. There is no
+ * upload endpoint yet, so the image URLs name where uploads will be served.
+ */
+export function realmEmojiState(db: Db, realmId: number): Record<string, Record<string, unknown>> {
+  const rows = db
+    .prepare(
+      'SELECT id, name, author_id, file_name, deactivated FROM realm_emoji WHERE realm_id = ? ORDER BY id',
+    )
+    .all(realmId) as {
+    id: number;
+    name: string;
+    author_id: number | null;
+    file_name: string;
+    deactivated: number;
+  }[];
+  const state: Record<string, Record<string, unknown>> = {};
+  for (const row of rows) {
+    const url = `/user_uploads/emoji/${row.id}/${encodeURIComponent(row.file_name)}`;
+    state[String(row.id)] = {
+      id: String(row.id),
+      name: row.name,
+      source_url: url,
+      still_url: null,
+      deactivated: row.deactivated !== 0,
+      author_id: row.author_id,
+    };
+  }
+  return state;
+}
+
 interface RealmEmojiRow {
   id: number;
   name: string;

@@ -14,6 +14,7 @@ import { listProfileFields, PROFILE_FIELD_TYPES } from '../db/realm-data';
 import { firstMessageIds, listStreams } from '../db/streams';
 import { alertWords, userTopics } from '../db/user-data';
 import { listUsers, type UserRow } from '../db/users';
+import { realmEmojiState } from '../emoji';
 import { formatStream } from '../objects/streams';
 import { formatUser } from '../objects/users';
 import { messagesState } from '../state/messages';
@@ -158,7 +159,7 @@ export function fetchInitialState(ctx: ServiceContext, req: SnapshotRequest): Re
     common.presences = {};
     common.server_timestamp = Date.now() / 1000;
   }
-  if (want('realm_emoji')) common.realm_emoji = {};
+  if (want('realm_emoji')) common.realm_emoji = realmEmojiState(ctx.db, ctx.realmId);
   if (user === null) return { ...common, ...spectatorState(ctx, req, want) };
 
   const options: StateOptions = {

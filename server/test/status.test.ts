@@ -41,6 +41,31 @@ function post(client: ApiClient, params: Params) {
   return call(svc.url, 'POST', '/users/me/status', { auth: authOf(client), params });
 }
 
+describe('realm_emoji in register', () => {
+  it('lists the custom emoji by id, deactivated ones included', async () => {
+    const state = await alice.request('POST', '/register', { fetch_event_types: ['realm_emoji'] });
+    await alice.deleteQueue(state.queue_id as string);
+    expect(state.realm_emoji).toEqual({
+      '41': {
+        id: '41',
+        name: 'party_parrot',
+        source_url: '/user_uploads/emoji/41/p.gif',
+        still_url: null,
+        deactivated: false,
+        author_id: 2,
+      },
+      '42': {
+        id: '42',
+        name: 'old_logo',
+        source_url: '/user_uploads/emoji/42/o.png',
+        still_url: null,
+        deactivated: true,
+        author_id: 2,
+      },
+    });
+  });
+});
+
 describe('emoji data', () => {
   it('maps names to dash-separated lowercase hex codes without U+FE0F', () => {
     expect(unicodeEmojiCode('octopus')).toBe('1f419');
