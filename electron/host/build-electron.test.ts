@@ -1,21 +1,31 @@
 // The Electron bundles: built by scripts/build-electron.ts, the preload run in a VM with a
 // stand-in for the `electron` module (the binary is what we cannot have here).
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron } from '../../scripts/build-electron';
+import { ApiClient } from '../../shared/client';
 
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+let tmp: string;
 let outDir: string;
+let serverDir: string;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(path.join(os.tmpdir(), 'confab-build-'));
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'confab-build-'));
+  outDir = path.join(tmp, 'electron');
+  serverDir = path.join(tmp, 'server');
   await buildElectron(outDir);
 });
 
 afterAll(async () => {
-  await rm(outDir, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 });
 
 function requiredModules(code: string): string[] {
@@ -126,4 +136,70 @@ describe('preload.cjs', () => {
     off();
     expect(listeners.get('confab:push:account.events')?.size).toBe(0);
   });
+});
+
+describe('server/main.cjs', () => {
+  it('is one file that needs only better-sqlite3 at run time', async () => {
+    const code = await readFile(path.join(serverDir, 'main.cjs'), 'utf8');
+    // ajv's names occur in the validator source it generates (strings), not as imports.
+    const external = requiredModules(code).filter(
+      (m) => !m.startsWith('node:') && !builtinModules.includes(m) && !/^ajv(-formats)?\//.test(m),
+    );
+    expect(external).toEqual(['better-sqlite3']);
+    // The CJS bundle cannot keep the entry's top-level await.
+    expect(code).not.toMatch(/^await main\(\);/m);
+  });
+
+  it('starts under plain Node, serves the demo organization, and stops on SIGTERM', async () => {
+    const dataDir = path.join(tmp, 'server-data');
+    // The bundle sits outside the repository here; in the package, node_modules is beside dist/.
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(serverDir, 'main.cjs'),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--demo',
+      ],
+      {
+        env: { ...process.env, NODE_PATH: path.join(repoRoot, 'node_modules') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+          if (match?.[1]) resolve(match[1]);
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
+      });
+      const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+        password: string;
+        users: { alice: string };
+      };
+      const anonymous = new ApiClient({ serverUrl: url });
+      const { api_key: apiKey } = await anonymous.fetchApiKey(demo.users.alice, demo.password);
+      const alice = new ApiClient({ serverUrl: url, credentials: { email: demo.users.alice, apiKey } });
+      // The emoji check reads emojibase's data at run time (createRequire(import.meta.url)).
+      expect(
+        await alice.request('POST', '/users/me/status', { emoji_name: 'smile', status_text: 'hi' }),
+      ).toEqual({
+        result: 'success',
+        msg: '',
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
 });

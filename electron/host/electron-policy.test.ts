@@ -10,12 +10,14 @@ import {
 } from './bridge-channels';
 import {
   APP_ENTRY_URL,
+  embeddedServerArgs,
   externalUrlToOpen,
   isAppUrl,
   isNavigationAllowed,
   isPermissionAllowed,
   isTrustedFrame,
   mainWindowOptions,
+  parseListeningLine,
 } from './electron-policy';
 import { defaultProfileDir } from './profile';
 
@@ -35,8 +37,54 @@ describe('mainWindowOptions', () => {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      spellcheck: true,
     });
     expect(options.show).toBe(false);
+    // No saved place: the default size, centred by the OS.
+    expect(options).toMatchObject({ width: 1100, height: 760, minWidth: 480, minHeight: 400 });
+    expect(options).not.toHaveProperty('x');
+    expect(options).not.toHaveProperty('y');
+  });
+
+  it('opens where restoreBounds says', () => {
+    expect(mainWindowOptions('/p', { x: -1200, y: 40, width: 800, height: 600 })).toMatchObject({
+      x: -1200,
+      y: 40,
+      width: 800,
+      height: 600,
+      minWidth: 480,
+      minHeight: 400,
+    });
+    const centred = mainWindowOptions('/p', { width: 800, height: 600 });
+    expect(Object.keys(centred)).not.toContain('x');
+  });
+});
+
+describe('the embedded server', () => {
+  it('listens on loopback, on a port the OS picks, with the demo organization', () => {
+    expect(embeddedServerArgs('/profile/server')).toEqual([
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      '/profile/server',
+      '--demo',
+    ]);
+  });
+
+  it('reads the listening line, and only a loopback one', () => {
+    expect(parseListeningLine('listening on http://127.0.0.1:43567')).toBe('http://127.0.0.1:43567');
+    expect(parseListeningLine('listening on http://127.0.0.1:43567/\r')).toBe('http://127.0.0.1:43567');
+    for (const line of [
+      'listening on http://0.0.0.0:80',
+      'listening on http://127.0.0.1.evil.com:80',
+      'not listening on http://127.0.0.1:1',
+      'listening on https://127.0.0.1:1 extra',
+      '',
+    ]) {
+      expect(parseListeningLine(line)).toBeNull();
+    }
   });
 });
 

@@ -13,6 +13,9 @@ export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/`;
  * `new BrowserWindow`, which type-checks it against Electron's own type).
  */
 export interface MainWindowOptions {
+  /** Absent: the OS centres the window. */
+  x?: number;
+  y?: number;
   width: number;
   height: number;
   minWidth: number;
@@ -32,15 +35,24 @@ export interface MainWindowOptions {
     experimentalFeatures: false;
     navigateOnDragDrop: false;
     safeDialogs: true;
+    spellcheck: true;
   };
 }
 
-export function mainWindowOptions(preloadPath: string): MainWindowOptions {
+/** The window's size when nothing was saved (restoreBounds in desktop-prefs.ts takes these too). */
+export const WINDOW_DEFAULTS = { width: 1100, height: 760, minWidth: 480, minHeight: 400 } as const;
+
+/** `placement`: where restoreBounds puts the window (maximizing is the glue's job, after creation). */
+export function mainWindowOptions(
+  preloadPath: string,
+  placement: { x?: number; y?: number; width: number; height: number } = WINDOW_DEFAULTS,
+): MainWindowOptions {
   return {
-    width: 1100,
-    height: 760,
-    minWidth: 480,
-    minHeight: 400,
+    ...(placement.x !== undefined && placement.y !== undefined && { x: placement.x, y: placement.y }),
+    width: placement.width,
+    height: placement.height,
+    minWidth: WINDOW_DEFAULTS.minWidth,
+    minHeight: WINDOW_DEFAULTS.minHeight,
     // Shown on 'ready-to-show' so the user never sees a blank frame.
     show: false,
     title: 'Confab',
@@ -57,6 +69,8 @@ export function mainWindowOptions(preloadPath: string): MainWindowOptions {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      // Languages: set from the user's default_language (spellcheckerLanguages).
+      spellcheck: true,
     },
   };
 }
@@ -113,7 +127,7 @@ export function isNavigationAllowed(url: string): boolean {
   return isAppUrl(url);
 }
 
-/** The only web permission the app asks for (desktop notifications, later). */
+/** The only web permission the page may use: notifications (main shows its own as well). */
 export function isPermissionAllowed(permission: string): boolean {
   return permission === 'notifications';
 }
@@ -124,3 +138,17 @@ export const ELECTRON_ENV = {
   profileDir: 'CONFAB_PROFILE_DIR',
   demoCredentialsFile: 'CONFAB_DEMO_CREDENTIALS_FILE',
 } as const;
+
+/**
+ * The embedded server's command line, the same in a utility process (packaged app) and as a
+ * child of the launcher: loopback only, a port the OS picks, the demo organization on first run.
+ */
+export function embeddedServerArgs(dataDir: string): string[] {
+  return ['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo'];
+}
+
+/** The server's one line on stdout once it accepts requests (server/main.ts); null otherwise. */
+export function parseListeningLine(line: string): string | null {
+  const match = /^listening on (http:\/\/127\.0\.0\.1:\d{1,5})\/?$/.exec(line.trim());
+  return match?.[1] ?? null;
+}

@@ -1,34 +1,36 @@
 /**
- * Electron glue: lifecycle, windows, security wiring, the app:// protocol, and the ipcMain
- * adapter to electron/core. The decisions themselves (window options, which URLs, which
- * senders, which permissions) are pure functions in electron/host/electron-policy.ts, where
- * plain-Node tests check them; this file only connects them to Electron's events.
+ * Electron glue: lifecycle, windows, security wiring, the app:// protocol, the ipcMain adapter
+ * to electron/core, the tray, badge and notifications, and the packaged app's embedded server.
+ * The decisions themselves (window options, which URLs, which senders, which permissions,
+ * where the window goes, what to count and notify) are pure functions in electron/host
+ * (electron-policy.ts, desktop-prefs.ts, attention.ts), where plain-Node tests check them;
+ * this file only connects them to Electron's events.
  *
  * Settings come from the launcher (launch.ts) through the environment; a packaged app
- * without a launcher uses the per-user profile and no default server.
+ * without a launcher uses the per-user profile and starts its own embedded server.
  */
 import path from 'node:path';
-import { app, BrowserWindow, net, powerMonitor, protocol, session, shell } from 'electron';
-import { createCore } from '../core';
-import {
-  APP_ENTRY_URL,
-  APP_SCHEME,
-  ELECTRON_ENV,
-  isPermissionAllowed,
-  mainWindowOptions,
-} from '../host/electron-policy';
+import { app, type BrowserWindow, net, powerMonitor, protocol, session, shell } from 'electron';
+import { type Core, createCore } from '../core';
+import { APP_SCHEME, ELECTRON_ENV, isPermissionAllowed } from '../host/electron-policy';
 import { defaultProfileDir } from '../host/profile';
 import { handleAppRequest } from './app-protocol';
+import { wireAttention } from './attention';
+import { startUtilityServer, type UtilityServer } from './embedded-server';
 import { isTrustedSender, registerIpc } from './ipc';
 import { createSecretStore } from './secret-store';
 import { guardWebContents } from './security';
+import { createTray } from './tray';
+import { createMainWindow } from './window';
 
 const profileDir = process.env[ELECTRON_ENV.profileDir] || defaultProfileDir();
-const defaultServerUrl = process.env[ELECTRON_ENV.serverUrl] || null;
-const demoCredentialsFile = process.env[ELECTRON_ENV.demoCredentialsFile] || null;
-// main.cjs and preload.cjs sit in dist/electron, the renderer build in dist/renderer.
+const launcherServerUrl = process.env[ELECTRON_ENV.serverUrl] || null;
+const launcherDemoCredentials = process.env[ELECTRON_ENV.demoCredentialsFile] || null;
+// main.cjs and preload.cjs sit in dist/electron, the renderer build in dist/renderer, the
+// server bundle in dist/server.
 const preloadPath = path.join(__dirname, 'preload.cjs');
 const rendererDir = path.join(__dirname, '..', 'renderer');
+const serverScript = path.join(__dirname, '..', 'server', 'main.cjs');
 
 // Chromium's own data (and the single-instance lock) per profile, so two profiles can run
 // side by side while a second start of the same profile focuses the first.
@@ -41,11 +43,33 @@ protocol.registerSchemesAsPrivileged([
   },
 ]);
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow(mainWindowOptions(preloadPath));
-  win.once('ready-to-show', () => win.show());
-  void win.loadURL(APP_ENTRY_URL);
-  return win;
+let mainWindow: BrowserWindow | null = null;
+
+function showWindow(): BrowserWindow {
+  if (mainWindow === null || mainWindow.isDestroyed()) {
+    mainWindow = createMainWindow(preloadPath, profileDir);
+    const win = mainWindow;
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = null;
+    });
+    return win;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+  return mainWindow;
+}
+
+/** The packaged app runs its own server; the launcher (development) already started one. */
+async function embeddedServer(): Promise<UtilityServer | null> {
+  if (launcherServerUrl !== null || !app.isPackaged) return null;
+  try {
+    return await startUtilityServer(serverScript, profileDir);
+  } catch (error) {
+    // Remote servers still work: the sign-in screen just has no prefilled local server.
+    console.error('confab: the embedded server did not start', error);
+    return null;
+  }
 }
 
 async function onReady(): Promise<void> {
@@ -57,16 +81,28 @@ async function onReady(): Promise<void> {
     isPermissionAllowed(permission),
   );
 
-  const core = createCore({
+  const server = await embeddedServer();
+  const core: Core = createCore({
     profileDir,
     secretStore: createSecretStore(profileDir),
     mode: 'electron',
     appVersion: app.getVersion(),
-    defaultServerUrl,
-    demoCredentialsFile,
+    defaultServerUrl: server?.url ?? launcherServerUrl,
+    demoCredentialsFile: server?.demoCredentialsFile ?? launcherDemoCredentials,
     isTrustedSender,
   });
   registerIpc(core);
+
+  const tray = createTray({ show: () => void showWindow(), quit: () => app.quit() });
+  wireAttention(core, {
+    window: () => mainWindow,
+    tray,
+    showAccount(accountId) {
+      const win = showWindow();
+      // As if the page had switched accounts itself: through the core, as our own frame.
+      void core.handleInvoke(win.webContents.mainFrame, 'accounts.setActive', { accountId });
+    },
+  });
   await core.start();
 
   // A laptop waking up or a network coming back should not wait out a long back-off.
@@ -82,30 +118,32 @@ async function onReady(): Promise<void> {
   app.on('will-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
-    void core.stop().finally(() => {
-      stopped = true;
-      app.quit();
-    });
+    void core
+      .stop()
+      .then(() => server?.stop())
+      .finally(() => {
+        stopped = true;
+        tray?.destroy();
+        app.quit();
+      });
   });
 
-  createWindow();
+  showWindow();
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // A second start of the same profile: bring up the window this instance already has.
   app.on('second-instance', () => {
-    const [win] = BrowserWindow.getAllWindows();
-    if (!win) return void createWindow();
-    if (win.isMinimized()) win.restore();
-    win.focus();
+    if (app.isReady()) showWindow();
   });
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, shell));
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
   app.on('activate', () => {
-    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (app.isReady()) showWindow();
   });
   // The launcher stops us with SIGTERM; quit the normal way so the core can stop cleanly.
   process.on('SIGTERM', () => app.quit());

@@ -1,0 +1,80 @@
+/**
+ * Badge, tray tooltip, desktop notifications and spellchecker languages, driven by the core's
+ * pushes through AttentionTracker (electron/host/attention.ts), where every rule lives.
+ */
+import { app, type BrowserWindow, Notification, nativeImage, session, type Tray } from 'electron';
+import type { Core } from '../core';
+import { AttentionTracker, badgeText, trayTooltip } from '../host/attention';
+import { spellcheckerLanguages } from '../host/desktop-prefs';
+import { badgeOverlayPng } from '../host/icons';
+
+export interface AttentionWiring {
+  /** The window the app shows (null while none is open). */
+  window(): BrowserWindow | null;
+  tray: Tray | null;
+  /** Brings the window up for an account (a notification was clicked). */
+  showAccount(accountId: string): void;
+}
+
+export function wireAttention(core: Core, wiring: AttentionWiring): AttentionTracker {
+  const tracker = new AttentionTracker();
+  const overlay = nativeImage.createFromBuffer(badgeOverlayPng(16));
+  // Kept referenced until closed: a collected Notification loses its click handler.
+  const shown = new Set<Notification>();
+  let lastCount = -1;
+
+  const focusedAccount = () => {
+    const win = wiring.window();
+    return win && !win.isDestroyed() && win.isVisible() && win.isFocused() ? tracker.active : null;
+  };
+
+  const updateBadge = () => {
+    const count = tracker.badgeCount();
+    if (count === lastCount) return;
+    lastCount = count;
+    if (process.platform === 'win32') {
+      // Windows has no badge count: an overlay on the taskbar button, described for screen readers.
+      const win = wiring.window();
+      if (win && !win.isDestroyed()) {
+        win.setOverlayIcon(count > 0 ? overlay : null, count > 0 ? `${badgeText(count)} unread` : '');
+      }
+    } else {
+      // macOS dock; Linux where the desktop supports it (Unity launcher API).
+      app.setBadgeCount(count);
+    }
+    wiring.tray?.setToolTip(trayTooltip(count));
+  };
+
+  const updateSpellchecker = () => {
+    // macOS uses the system's spellchecker and its own language detection.
+    if (process.platform === 'darwin') return;
+    const ses = session.defaultSession;
+    try {
+      ses.setSpellCheckerLanguages(
+        spellcheckerLanguages(tracker.defaultLanguage(), ses.availableSpellCheckerLanguages),
+      );
+    } catch (error) {
+      console.error('confab: could not set the spellchecker languages', error);
+    }
+  };
+
+  core.onPush((channel, payload) => {
+    const update = tracker.handlePush(channel, payload, focusedAccount());
+    if (update.countsChanged) updateBadge();
+    if (update.languageChanged) updateSpellchecker();
+    if (update.notifications.length === 0 || !Notification.isSupported()) return;
+    for (const n of update.notifications) {
+      const notification = new Notification({ title: n.title, body: n.body });
+      shown.add(notification);
+      notification.on('click', () => {
+        shown.delete(notification);
+        wiring.showAccount(n.accountId);
+      });
+      notification.on('close', () => shown.delete(notification));
+      notification.show();
+    }
+  });
+  updateBadge();
+  updateSpellchecker();
+  return tracker;
+}
