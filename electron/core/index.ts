@@ -5,7 +5,7 @@
  * `onPush`; nothing else crosses into a renderer, and never an API key.
  */
 import { z } from 'zod';
-import type { FetchLike } from '../../shared/client';
+import type { ApiClient, FetchLike } from '../../shared/client';
 import type {
   AccountSummary,
   AppState,
@@ -15,7 +15,9 @@ import type {
   PushChannel,
   PushPayloads,
 } from '../../shared/ipc';
+import { UNSYNCED_DRAFTS } from '../../shared/ipc';
 import { Accounts, normalizeServerUrl, unknownAccount } from './accounts';
+import { DraftsService, draftsFileFor } from './drafts';
 import { CoreError } from './errors';
 import { readTextIfExists } from './files';
 import { createRouter, type InvokeHandlers } from './router';
@@ -97,6 +99,8 @@ export function createCore(options: CoreOptions): Core {
   /** Next snapshot generation per account, so it keeps rising across sign-ins. */
   const nextGeneration = new Map<string, number>();
   const listeners = new Set<PushListener>();
+  /** Each account's drafts store, opened once (also without a key: drafts are local first). */
+  const drafts = new Map<string, Promise<DraftsService>>();
   let starting: Promise<void> | null = null;
 
   function push<P extends PushChannel>(channel: P, payload: PushPayloads[P]): void {
@@ -111,6 +115,50 @@ export function createCore(options: CoreOptions): Core {
 
   const pushAppState = () => push('app.state', accounts.appState());
 
+  function draftsFor(id: string): Promise<DraftsService> {
+    let service = drafts.get(id);
+    if (!service) {
+      service = DraftsService.open({
+        file: draftsFileFor(options.profileDir, id),
+        onChange: (list) => push('drafts.changed', { accountId: id, drafts: list }),
+      });
+      drafts.set(id, service);
+      // A failed open is retried by the next call rather than remembered.
+      service.catch(() => drafts.delete(id));
+    }
+    return service;
+  }
+
+  /** Drafts follow the account's machine: its snapshots and events merge, its reconnects retry. */
+  function attachDrafts(id: string, machine: UpdateMachine, client: ApiClient): void {
+    const withDrafts = (what: string, task: (service: DraftsService) => Promise<void> | void) =>
+      void draftsFor(id)
+        .then(task)
+        .catch((error) => console.error(`Drafts of ${id}: ${what} failed:`, error));
+    withDrafts('connect', (service) => service.connect(client));
+    machine.on('snapshot', (snapshot) => withDrafts('snapshot', (s) => s.onSnapshot(snapshot.state)));
+    machine.on('events', (batch) => withDrafts('events', (s) => s.onEvents(batch.events)));
+    let cutOff = false;
+    machine.on('connection', (state) => {
+      if (state.status !== 'connected') cutOff = true;
+      else if (cutOff) {
+        cutOff = false;
+        withDrafts('reconnect', (s) => s.reconnected());
+      }
+    });
+  }
+
+  async function closeDrafts(id: string): Promise<void> {
+    const service = drafts.get(id);
+    if (!service) return;
+    drafts.delete(id);
+    await (await service.catch(() => null))?.close();
+  }
+
+  function wakeAll(): void {
+    for (const machine of machines.values()) machine.wake();
+  }
+
   function startMachine(account: AccountSummary, apiKey: string): void {
     const id = account.id;
     const machine = new UpdateMachine({
@@ -123,8 +171,14 @@ export function createCore(options: CoreOptions): Core {
       push('account.snapshot', snapshot);
       void refreshSummary(id, snapshot.state);
     });
-    machine.on('events', (batch) => push('account.events', batch));
+    machine.on('events', (batch) => {
+      push('account.events', batch);
+      // A restored queue after a server restart: the account list shows the new version.
+      const restart = batch.events.findLast((e) => e.type === 'restart');
+      if (restart) void refreshServer(id, restart.service_version, restart.service_feature_level);
+    });
     machine.on('connection', (state) => push('account.connection', { accountId: id, state }));
+    attachDrafts(id, machine, accounts.client(account, apiKey));
     // Two sign-ins of one account racing must not leave a machine running unseen.
     void machines.get(id)?.stop({ deleteQueue: true });
     machines.set(id, machine);
@@ -145,14 +199,21 @@ export function createCore(options: CoreOptions): Core {
     state: NonNullable<ReturnType<UpdateMachine['snapshot']>>['state'],
   ) {
     const self = state.realm_users?.find((u) => u.user_id === state.user_id);
+    await saveSummary(id, {
+      serviceVersion: state.service_version,
+      featureLevel: state.service_feature_level,
+      ...(state.user_id !== undefined && { userId: state.user_id }),
+      ...(self && { fullName: self.full_name }),
+    });
+  }
+
+  function refreshServer(id: string, serviceVersion: string, featureLevel: number): Promise<void> {
+    return saveSummary(id, { serviceVersion, featureLevel });
+  }
+
+  async function saveSummary(id: string, patch: Parameters<Accounts['update']>[1]): Promise<void> {
     try {
-      const changed = await accounts.update(id, {
-        serviceVersion: state.service_version,
-        featureLevel: state.service_feature_level,
-        ...(state.user_id !== undefined && { userId: state.user_id }),
-        ...(self && { fullName: self.full_name }),
-      });
-      if (changed) pushAppState();
+      if (await accounts.update(id, patch)) pushAppState();
     } catch (error) {
       console.error('Could not save the account list:', error);
     }
@@ -193,6 +254,11 @@ export function createCore(options: CoreOptions): Core {
       secretStorageEncrypted: options.secretStore.encrypted,
     }),
     'app.getState': () => appState(),
+    'app.networkChanged': async () => {
+      // Up or down, a waiting poll or back-off may now be stale: try at once and learn which.
+      wakeAll();
+      return null;
+    },
     'accounts.signIn': async ({ serverUrl, email, password }) => {
       const { account, apiKey } = await accounts.signIn(serverUrl, email, password);
       // Signing in again replaces the old key: its machine goes, a new one starts.
@@ -202,10 +268,20 @@ export function createCore(options: CoreOptions): Core {
       startMachine(account, apiKey);
       return account;
     },
-    'accounts.signOut': async ({ accountId }) => {
+    'accounts.signOut': async ({ accountId, force }) => {
       await accounts.load();
       requireAccount(accountId);
+      // Nothing typed is lost: drafts the server lacks stay on disk, but ask first.
+      const unsynced = (await draftsFor(accountId)).unsyncedCount();
+      if (unsynced > 0 && !force) {
+        throw new CoreError(
+          UNSYNCED_DRAFTS,
+          `You have ${unsynced} ${unsynced === 1 ? 'draft' : 'drafts'} not yet saved to the server.`,
+        );
+      }
       await stopMachine(accountId, true);
+      // Closed, not deleted: <profileDir>/drafts/<accountId>.jsonl stays for the next sign-in.
+      await closeDrafts(accountId);
       unstarted.delete(accountId);
       await accounts.remove(accountId);
       pushAppState();
@@ -237,6 +313,39 @@ export function createCore(options: CoreOptions): Core {
         .client(account, apiKey)
         .updateSettings(changes, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
     },
+    'subscriptions.updateProperties': async ({ accountId, updates }) => {
+      await accounts.load();
+      const account = requireAccount(accountId);
+      const apiKey = await accounts.apiKey(accountId);
+      if (apiKey === null) throw new CoreError('SIGNED_OUT', NO_CREDENTIALS.lastError as string);
+      // Like settings: the new values come back as subscription update events.
+      await accounts
+        .client(account, apiKey)
+        .request(
+          'POST',
+          '/users/me/subscriptions/properties',
+          { subscription_data: updates },
+          { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) },
+        );
+      return null;
+    },
+    'drafts.list': async ({ accountId }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      return (await draftsFor(accountId)).list();
+    },
+    'drafts.save': async ({ accountId, draft }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      return (await draftsFor(accountId)).save(draft);
+    },
+    'drafts.delete': async ({ accountId, localId }) => {
+      await accounts.load();
+      requireAccount(accountId);
+      const service = await draftsFor(accountId);
+      await service.delete(localId);
+      return service.list();
+    },
   };
 
   const router = createRouter(handlers, options.isTrustedSender);
@@ -266,6 +375,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async stop() {
       await Promise.all([...machines.keys()].map((id) => stopMachine(id, false)));
+      await Promise.all([...drafts.keys()].map((id) => closeDrafts(id)));
     },
     handleInvoke: (sender, channel, payload) => router.handleInvoke(sender, channel, payload),
     onPush(listener) {
@@ -274,8 +384,6 @@ export function createCore(options: CoreOptions): Core {
         listeners.delete(listener);
       };
     },
-    wakeAll() {
-      for (const machine of machines.values()) machine.wake();
-    },
+    wakeAll,
   };
 }

@@ -11,6 +11,7 @@ import { collect, isPoll, isRegister, recordingFetch, statusPath, waitFor } from
 import {
   defaultSleep,
   REGISTER_PARAMS,
+  RESTART_RESYNC_SPREAD_MS,
   type Sleep,
   UpdateMachine,
   type UpdateMachineOptions,
@@ -267,12 +268,14 @@ describe('UpdateMachine: server restart', () => {
     await server?.dispose();
   });
 
-  it('reconnects after SIGTERM and a restart on the same port, with a new snapshot', async () => {
+  it('after SIGTERM and a restart, goes on with the restored queue at once (no re-register)', async () => {
     const credentials = await credentialsOf(server);
-    const machine = machineFor(server, credentials, recordingFetch().fetch);
+    const wire = recordingFetch();
+    const machine = machineFor(server, credentials, wire.fetch);
     const seen = collect(machine);
     machine.start();
     await waitFor('connected', () => machine.connection().status === 'connected');
+    const queueId = wire.requests.find(isPoll)?.url.searchParams.get('queue_id');
 
     await server.stop('SIGTERM');
     const down = await waitFor('reconnecting', () =>
@@ -282,10 +285,23 @@ describe('UpdateMachine: server restart', () => {
     expect(down.lastError).toEqual(expect.any(String));
 
     await server.restart();
-    await waitFor('a new snapshot', () => seen.snapshots[1], 30_000);
+    const restart = await waitFor('the restart event', () =>
+      seen.batches.flatMap((b) => b.events).find((e) => e.type === 'restart'),
+    );
+    expect(restart).toMatchObject({
+      type: 'restart',
+      service_version: seen.snapshots[0]?.state.service_version,
+      service_feature_level: seen.snapshots[0]?.state.service_feature_level,
+      server_generation: expect.any(Number),
+    });
     await waitFor('connected', () => machine.connection().status === 'connected');
     expect(statusPath(seen.connections)).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
-    expect(seen.snapshots[1]?.generation).toBe(1);
+    // Same server feature level: the restored queue has every event, so no new snapshot.
+    expect(seen.snapshots).toHaveLength(1);
+    expect(wire.requests.filter(isRegister)).toHaveLength(1);
+    expect(new Set(wire.requests.filter(isPoll).map((r) => r.url.searchParams.get('queue_id')))).toEqual(
+      new Set([queueId]),
+    );
 
     const before = machine.snapshot()?.state.user_settings?.high_contrast_mode;
     await new ApiClient({ serverUrl: server.url, credentials }).updateSettings({
@@ -294,10 +310,57 @@ describe('UpdateMachine: server restart', () => {
     const batch = await waitFor('the change made after the restart', () =>
       seen.batches.find((b) => b.events.some((e) => e.type === 'user_settings')),
     );
-    expect(batch.generation).toBe(1);
+    expect(batch.generation).toBe(0);
     expect(batch.events).toMatchObject([
       { type: 'user_settings', property: 'high_contrast_mode', value: !before },
     ]);
+    expect(machine.snapshot()?.state.user_settings?.high_contrast_mode).toBe(!before);
+  });
+
+  it('re-registers after a restart that changed the feature level, at a random time', async () => {
+    const credentials = await credentialsOf(server);
+    // Plays an upgrade: the restart event announces the next feature level.
+    const registeredAt: number[] = [];
+    const wire = recordingFetch({
+      before: (request) => {
+        if (isRegister(request)) registeredAt.push(Date.now());
+      },
+      rewrite: (request, body) => {
+        if (!isPoll(request) || !body.includes('"restart"')) return body;
+        const parsed = JSON.parse(body);
+        for (const e of parsed.events) if (e.type === 'restart') e.service_feature_level += 1;
+        return JSON.stringify(parsed);
+      },
+    });
+    // random() 0.001 of the 5-minute spread: the re-register comes 300 ms later.
+    const machine = machineFor(server, credentials, wire.fetch, { random: () => 0.001 });
+    const seen = collect(machine);
+    let restartAt = 0;
+    let levelAtRestart: number | undefined;
+    machine.on('events', (batch) => {
+      if (!batch.events.some((e) => e.type === 'restart')) return;
+      restartAt = Date.now();
+      levelAtRestart = machine.snapshot()?.state.service_feature_level;
+    });
+    machine.start();
+    await waitFor('connected', () => machine.connection().status === 'connected');
+    const level = seen.snapshots[0]?.state.service_feature_level as number;
+    expect(RESTART_RESYNC_SPREAD_MS).toBe(300_000);
+
+    await server.restart();
+    const upgraded = await waitFor('the restart event', () =>
+      seen.batches.flatMap((b) => b.events).find((e) => e.type === 'restart'),
+    );
+    expect(upgraded).toMatchObject({ service_feature_level: level + 1 });
+    // Until the new snapshot, the account knows the new level from the event.
+    expect(levelAtRestart).toBe(level + 1);
+    const fresh = await waitFor('a new snapshot', () => seen.snapshots[1], 30_000);
+    // Not at once: after the random share of the spread.
+    expect((registeredAt[1] as number) - restartAt).toBeGreaterThanOrEqual(290);
+    expect(fresh.generation).toBe(1);
+    expect(fresh.state.service_feature_level).toBe(level);
+    expect(wire.requests.filter(isRegister)).toHaveLength(2);
+    await waitFor('connected', () => machine.connection().status === 'connected');
   });
 });
 

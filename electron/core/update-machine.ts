@@ -5,12 +5,22 @@
  * - Transient failures (network, 5xx, 429) back off with full jitter and keep the queue; the
  *   first poll after recovering is `dont_block` so the UI learns at once that we are back.
  * - `BAD_EVENT_QUEUE_ID` (queue collected or lost), an event that fails validation or a reducer
- *   that throws, and a `restart` event (the server may now be another version) all re-register
- *   and replace the whole state: never go on from state that may be wrong.
+ *   that throws re-register and replace the whole state: never go on from state that may be wrong.
+ * - A `restart` event comes on a queue the server restored after a graceful restart: the queue
+ *   holds every event since our last poll, so the state is right and polling goes on at once.
+ *   The event's version and feature level update the account. Only when the feature level
+ *   changed do we re-register (the snapshot may now have another shape), after a random delay
+ *   of up to 5 minutes, as the interface family asks of its clients, so that a fleet of clients
+ *   does not re-register in one burst; meanwhile the restored queue keeps us live.
  * - 401 means the key is no longer valid: stop, and tell the user why.
  */
 import { type ApiClient, ApiError, NetworkError } from '../../shared/client';
-import { type AccountState, accountStateFromSnapshot, applyEvents } from '../../shared/domain';
+import {
+  type AccountState,
+  accountStateFromSnapshot,
+  applyEvents,
+  snapshotFromAccountState,
+} from '../../shared/domain';
 import type { AccountSnapshot, ConnectionState, PushPayloads } from '../../shared/ipc';
 import {
   CLIENT_CAPABILITIES,
@@ -32,6 +42,8 @@ export const REGISTER_PARAMS: RegisterParams = {
 
 /** Register is a plain request (no long-poll); this only bounds a stalled connection. */
 const REGISTER_TIMEOUT_MS = 60_000;
+/** A re-register after a feature-level change is spread uniformly over this window. */
+export const RESTART_RESYNC_SPREAD_MS = 5 * 60_000;
 /** Deleting a queue on sign-out is a courtesy to the server; never hold sign-out up for it. */
 const DELETE_QUEUE_TIMEOUT_MS = 5_000;
 
@@ -109,7 +121,11 @@ export class UpdateMachine {
   private stopped = false;
   /** Aborts whatever the loop is waiting on: a request or a back-off sleep. */
   private current: AbortController | null = null;
-  private woken = false;
+  /** wake() or a due re-register cut the current request or sleep short on purpose. */
+  private interrupted = false;
+  /** A re-register scheduled after a restart with another feature level. */
+  private resyncTimer: ReturnType<typeof setTimeout> | null = null;
+  private resyncDue = false;
   /** Consecutive network / 5xx / 429 failures: the back-off exponent. */
   private transientFailures = 0;
   /** Consecutive re-registers forced by errors without a good poll in between. */
@@ -141,6 +157,7 @@ export class UpdateMachine {
   /** Stops at once: the in-flight request is aborted. Optionally deletes the queue (sign-out). */
   async stop(options: { deleteQueue?: boolean } = {}): Promise<void> {
     this.stopped = true;
+    this.cancelResync();
     this.current?.abort(new Error('stopped'));
     await this.loop;
     const queueId = this.queueId;
@@ -157,7 +174,7 @@ export class UpdateMachine {
     // and do not block on the first poll, to learn at once whether we are through.
     this.transientFailures = 0;
     this.recovering = true;
-    this.woken = true;
+    this.interrupted = true;
     this.current?.abort(new Error('wake'));
   }
 
@@ -169,13 +186,7 @@ export class UpdateMachine {
    */
   snapshot(): AccountSnapshot | null {
     if (!this.raw || !this.state) return null;
-    const state: RegisterState = {
-      ...this.raw,
-      last_event_id: this.lastEventId,
-      service_version: this.state.serviceVersion,
-      service_feature_level: this.state.featureLevel,
-    };
-    if (this.raw.user_settings !== undefined) state.user_settings = { ...this.state.userSettings };
+    const state = { ...snapshotFromAccountState(this.raw, this.state), last_event_id: this.lastEventId };
     return { accountId: this.accountId, generation: this.generation, state };
   }
 
@@ -187,8 +198,12 @@ export class UpdateMachine {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      this.woken = false;
+      this.interrupted = false;
       try {
+        if (this.resyncDue) {
+          this.resyncDue = false;
+          this.dropQueue(true);
+        }
         if (this.queueId === null) {
           await this.register();
         } else {
@@ -198,7 +213,7 @@ export class UpdateMachine {
         this.transientFailures = 0;
       } catch (error) {
         // stop() or wake() cut the request short: not a failure of the server.
-        if (this.stopped || this.woken) continue;
+        if (this.stopped || this.interrupted) continue;
         await this.recover(error);
       }
     }
@@ -251,6 +266,7 @@ export class UpdateMachine {
       );
     }
     if (queueId === null) throw new Error('The server did not create an event queue');
+    this.cancelResync();
     this.generation += 1;
     this.queueId = queueId;
     this.lastEventId = response.last_event_id;
@@ -302,8 +318,30 @@ export class UpdateMachine {
     if (events.length > 0) {
       this.emit('events', { accountId: this.accountId, generation: this.generation, events });
     }
-    // The server restarted, perhaps as a newer version: take a snapshot in its current shape.
-    if (events.some((e) => e.type === 'restart')) this.dropQueue(true);
+    const restart = events.findLast((e) => e.type === 'restart');
+    if (restart && restart.service_feature_level !== this.raw?.service_feature_level) {
+      // Below our minimum, register says so at once; otherwise spread the re-registers.
+      const supported = restart.service_feature_level >= MIN_SUPPORTED_FEATURE_LEVEL;
+      this.scheduleResync(supported ? this.random() * RESTART_RESYNC_SPREAD_MS : 0);
+    }
+  }
+
+  /** Re-registers after `ms` (unless a register happens first), cutting a waiting poll short. */
+  private scheduleResync(ms: number): void {
+    this.cancelResync();
+    this.resyncTimer = setTimeout(() => {
+      this.resyncTimer = null;
+      if (this.stopped) return;
+      this.resyncDue = true;
+      this.interrupted = true;
+      this.current?.abort(new Error('resync'));
+    }, ms);
+  }
+
+  private cancelResync(): void {
+    if (this.resyncTimer !== null) clearTimeout(this.resyncTimer);
+    this.resyncTimer = null;
+    this.resyncDue = false;
   }
 
   private dropQueue(deleteOnServer: boolean): void {
@@ -333,7 +371,10 @@ export class UpdateMachine {
       return await call(controller.signal);
     } catch (error) {
       if (controller.signal.reason instanceof RequestTimeout) {
-        throw new NetworkError(`No answer from the server in ${Math.round(timeoutMs / 1000)} s`, error);
+        throw new NetworkError(
+          `No answer from the server in ${Math.round(timeoutMs / 1000)} s`,
+          controller.signal.reason,
+        );
       }
       throw error;
     } finally {
@@ -378,7 +419,7 @@ function describeError(error: unknown): string {
     const cause =
       error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause : null;
     // Node's fetch says "fetch failed"; the useful part (ECONNREFUSED ...) is in its cause.
-    return cause ? `${error.message} (${cause.message})` : error.message;
+    return cause?.message ? `${error.message} (${cause.message})` : error.message;
   }
   return error instanceof Error ? error.message : String(error);
 }

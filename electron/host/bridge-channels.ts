@@ -12,12 +12,17 @@ import type { InvokeChannel, PushChannel } from '../../shared/ipc';
 const INVOKE: Record<InvokeChannel, true> = {
   'app.getInfo': true,
   'app.getState': true,
+  'app.networkChanged': true,
   'accounts.signIn': true,
   'accounts.signOut': true,
   'accounts.setActive': true,
   'account.getSnapshot': true,
   'account.getConnection': true,
   'settings.update': true,
+  'subscriptions.updateProperties': true,
+  'drafts.list': true,
+  'drafts.save': true,
+  'drafts.delete': true,
 };
 
 const PUSH: Record<PushChannel, true> = {
@@ -25,6 +30,7 @@ const PUSH: Record<PushChannel, true> = {
   'account.snapshot': true,
   'account.events': true,
   'account.connection': true,
+  'drafts.changed': true,
 };
 
 export const BRIDGE_INVOKE_CHANNELS = Object.keys(INVOKE) as InvokeChannel[];

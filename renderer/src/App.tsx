@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { onBridgeLink } from './bridge';
+import { DraftsScreen } from './features/drafts/DraftsScreen';
+import { type AppView, ViewNav } from './features/drafts/ViewNav';
 import { LoginScreen } from './features/login/LoginScreen';
 import { SettingsScreen } from './features/settings/SettingsScreen';
 import { ThemeSync } from './features/shell/ThemeSync';
@@ -11,6 +13,7 @@ export function App() {
   const loadError = useAppLoadError();
   const account = useActiveAccount();
   const [adding, setAdding] = useState(false);
+  const [view, setView] = useState<AppView>('settings');
 
   let screen: ReactNode;
   if (!loaded) {
@@ -53,7 +56,8 @@ export function App() {
       >
         <ThemeSync />
         <TopBar account={account} status={<ConnectionIndicator />} onAddAccount={addAccount} />
-        <SettingsScreen />
+        <ViewNav view={view} onChange={setView} />
+        {view === 'drafts' ? <DraftsScreen accountId={account.id} /> : <SettingsScreen />}
       </AccountProvider>
     );
   }

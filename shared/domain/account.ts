@@ -1,68 +1,219 @@
 /**
- * One account's state, built from the register snapshot and advanced by events.
- * Pure: the renderer's store and the main process both use it, so a window opened later
- * gets exactly the state the others have.
+ * One account's state, built from the register snapshot and advanced by events: one object
+ * made of substores (slices), each with its own pure `handleXEvent` (zulip-flutter's
+ * PerAccountStore). Pure: the renderer's store and the main process both use it, so a window
+ * opened later gets exactly the state the others have.
+ *
+ * Kept: what the app's UIs read. The register fields no event changes (realm name, limits, ...)
+ * stay in the raw snapshot the main process holds (see snapshotFromAccountState).
  */
-import type { RegisterState, ServerEvent } from '../protocol';
+import type { RegisterState, ServerEvent, Subscription, User } from '../protocol';
+import { type DraftsState, draftsFromSnapshot, handleDraftsEvent } from './drafts';
+import {
+  type AlertWordsState,
+  type CustomProfileFieldsState,
+  handleAlertWordsEvent,
+  handleCustomProfileFieldsEvent,
+  handleRealmPlaygroundsEvent,
+  handleRealmUserSettingsDefaultsEvent,
+  type PlaygroundsState,
+  type RealmUserSettingsDefaultsState,
+} from './realm';
 import { applySettingsEvent, type UserSettingsState } from './settings';
+import { handleStreamEvent, type StreamInfo, type StreamsState, streamsFromSnapshot } from './streams';
+import {
+  dropSubscribers,
+  handleStreamEventInSubscriptions,
+  handleSubscriptionEvent,
+  type SubscriptionsState,
+  subscriptionsFromSnapshot,
+} from './subscriptions';
+import {
+  handleDeleteMessageEvent,
+  handleMessageEvent,
+  handleUpdateMessageFlagsEvent,
+  type UnreadState,
+  unreadsFromSnapshot,
+} from './unreads';
+import {
+  dropGroupMembers,
+  handleUserGroupEvent,
+  type UserGroup,
+  type UserGroupsState,
+  userGroupsFromSnapshot,
+} from './user-groups';
+import {
+  dropUserStatuses,
+  handleUserStatusEvent,
+  type UserStatusState,
+  userStatusFromSnapshot,
+} from './user-status';
+import {
+  handleUserTopicEvent,
+  type UserTopic,
+  type UserTopicsState,
+  userTopicsFromSnapshot,
+} from './user-topics';
+import { handleRealmUserEvent, type UsersState, usersFromSnapshot } from './users';
 
 export interface AccountState {
   userId: number | null;
   serviceVersion: string;
   featureLevel: number;
-  userSettings: UserSettingsState;
   /** Events that this state has absorbed; the last one's id. */
   lastEventId: number;
+  userSettings: UserSettingsState;
+  users: UsersState;
+  streams: StreamsState;
+  subscriptions: SubscriptionsState;
+  drafts: DraftsState;
+  userStatus: UserStatusState;
+  customProfileFields: CustomProfileFieldsState;
+  userGroups: UserGroupsState;
+  realmPlaygrounds: PlaygroundsState;
+  alertWords: AlertWordsState;
+  userTopics: UserTopicsState;
+  unreads: UnreadState;
+  realmUserSettingsDefaults: RealmUserSettingsDefaultsState;
+}
+
+/** Register fields the typed schema leaves loose; read with their shapes here. */
+interface LooseSnapshot {
+  realm_non_active_users?: User[];
+  streams?: StreamInfo[];
+  unsubscribed?: StreamInfo[];
+  never_subscribed?: StreamInfo[];
+  custom_profile_fields?: CustomProfileFieldsState;
+  realm_user_groups?: UserGroup[];
+  realm_playgrounds?: PlaygroundsState;
+  alert_words?: AlertWordsState;
+  user_topics?: UserTopic[];
+  unread_msgs?: unknown;
+  realm_user_settings_defaults?: RealmUserSettingsDefaultsState;
 }
 
 export function accountStateFromSnapshot(snapshot: RegisterState): AccountState {
+  const loose = snapshot as RegisterState & LooseSnapshot;
   return {
     userId: snapshot.user_id ?? null,
     serviceVersion: snapshot.service_version,
     featureLevel: snapshot.service_feature_level,
-    userSettings: (snapshot.user_settings ?? {}) as UserSettingsState,
     lastEventId: snapshot.last_event_id,
+    userSettings: (snapshot.user_settings ?? {}) as UserSettingsState,
+    users: usersFromSnapshot(snapshot.realm_users, loose.realm_non_active_users),
+    streams: streamsFromSnapshot(loose.streams),
+    subscriptions: subscriptionsFromSnapshot({
+      subscriptions: snapshot.subscriptions,
+      unsubscribed: loose.unsubscribed,
+      never_subscribed: loose.never_subscribed,
+    }),
+    drafts: draftsFromSnapshot(snapshot.drafts),
+    userStatus: userStatusFromSnapshot(snapshot.user_status),
+    customProfileFields: loose.custom_profile_fields ?? [],
+    userGroups: userGroupsFromSnapshot(loose.realm_user_groups),
+    realmPlaygrounds: loose.realm_playgrounds ?? [],
+    alertWords: loose.alert_words ?? [],
+    userTopics: userTopicsFromSnapshot(loose.user_topics),
+    unreads: unreadsFromSnapshot(loose.unread_msgs),
+    realmUserSettingsDefaults: loose.realm_user_settings_defaults ?? {},
   };
+}
+
+/** The user this state belongs to, as the users slice knows them. */
+export function ownUser(state: AccountState): User | undefined {
+  return state.userId === null ? undefined : state.users.active[state.userId];
+}
+
+/** Sets one slice, keeping the state object when the slice did not change. */
+function withSlice<K extends keyof AccountState>(
+  state: AccountState,
+  key: K,
+  value: AccountState[K],
+): AccountState {
+  return state[key] === value ? state : { ...state, [key]: value };
 }
 
 /**
  * Applies one event. One exhaustive switch over the known union: a new event type is a
- * compile error here until it is handled or explicitly ignored.
+ * compile error here until it is handled or explicitly ignored. Unknown types never get
+ * here (parseEvent returns null for them).
  */
 export function applyEvent(state: AccountState, event: ServerEvent): AccountState {
   const next = reduce(state, event);
-  return next.lastEventId === event.id
-    ? next
-    : { ...next, lastEventId: Math.max(next.lastEventId, event.id) };
+  return next.lastEventId >= event.id ? next : { ...next, lastEventId: event.id };
 }
 
 function reduce(state: AccountState, event: ServerEvent): AccountState {
   switch (event.type) {
+    case 'heartbeat':
+      return state;
+    case 'restart':
+      return { ...state, serviceVersion: event.service_version, featureLevel: event.service_feature_level };
     case 'user_settings':
     case 'update_display_settings':
     case 'update_global_notifications': {
-      const userSettings = applySettingsEvent(state.userSettings, event);
-      return userSettings === state.userSettings ? state : { ...state, userSettings };
+      const next = withSlice(state, 'userSettings', applySettingsEvent(state.userSettings, event));
+      // Turning synchronization off deletes the server's drafts, without a drafts event.
+      const syncOff =
+        event.type === 'user_settings' &&
+        event.property === 'enable_drafts_synchronization' &&
+        event.value === false;
+      return syncOff ? withSlice(next, 'drafts', {}) : next;
     }
-    case 'restart':
-      return { ...state, serviceVersion: event.service_version, featureLevel: event.service_feature_level };
-    // Not yet kept by this store: handled by later substores.
-    case 'heartbeat':
-    case 'realm_user':
+    case 'realm_user': {
+      let next = withSlice(state, 'users', handleRealmUserEvent(state.users, event));
+      if (event.op === 'remove') {
+        // A deactivated user leaves subscriber lists, groups and statuses.
+        const gone = [event.person.user_id];
+        next = withSlice(next, 'subscriptions', dropSubscribers(next.subscriptions, gone));
+        next = withSlice(next, 'userGroups', dropGroupMembers(next.userGroups, gone));
+        next = withSlice(next, 'userStatus', dropUserStatuses(next.userStatus, gone));
+      }
+      return next;
+    }
     case 'subscription':
-    case 'stream':
+      return withSlice(
+        state,
+        'subscriptions',
+        handleSubscriptionEvent(state.subscriptions, event, {
+          userId: state.userId,
+          isAdmin: ownUser(state)?.is_admin ?? false,
+        }),
+      );
+    case 'stream': {
+      const next = withSlice(state, 'streams', handleStreamEvent(state.streams, event));
+      return withSlice(next, 'subscriptions', handleStreamEventInSubscriptions(next.subscriptions, event));
+    }
     case 'drafts':
+      return withSlice(state, 'drafts', handleDraftsEvent(state.drafts, event));
     case 'user_status':
+      return withSlice(state, 'userStatus', handleUserStatusEvent(state.userStatus, event));
     case 'custom_profile_fields':
+      return withSlice(
+        state,
+        'customProfileFields',
+        handleCustomProfileFieldsEvent(state.customProfileFields, event),
+      );
     case 'user_group':
+      return withSlice(state, 'userGroups', handleUserGroupEvent(state.userGroups, event));
     case 'realm_playgrounds':
+      return withSlice(state, 'realmPlaygrounds', handleRealmPlaygroundsEvent(state.realmPlaygrounds, event));
     case 'alert_words':
+      return withSlice(state, 'alertWords', handleAlertWordsEvent(state.alertWords, event));
     case 'user_topic':
+      return withSlice(state, 'userTopics', handleUserTopicEvent(state.userTopics, event));
     case 'update_message_flags':
+      return withSlice(state, 'unreads', handleUpdateMessageFlagsEvent(state.unreads, event, state.userId));
     case 'message':
+      return withSlice(state, 'unreads', handleMessageEvent(state.unreads, event, state.userId));
     case 'delete_message':
+      return withSlice(state, 'unreads', handleDeleteMessageEvent(state.unreads, event));
     case 'realm_user_settings_defaults':
-      return state;
+      return withSlice(
+        state,
+        'realmUserSettingsDefaults',
+        handleRealmUserSettingsDefaultsEvent(state.realmUserSettingsDefaults, event),
+      );
     default:
       return assertNever(event);
   }
@@ -77,4 +228,103 @@ export function applyEvents(state: AccountState, events: readonly ServerEvent[])
   let next = state;
   for (const event of events) next = applyEvent(next, event);
   return next;
+}
+
+// ---- back to a register snapshot ------------------------------------------------------------
+
+const values = <T>(record: Readonly<Record<number, T>>): T[] => Object.values(record) as T[];
+
+function unreadsToSnapshot(unreads: UnreadState, raw: unknown): Record<string, unknown> {
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
+  const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
+  const ids = Object.keys(unreads.messages)
+    .map(Number)
+    .sort((a, b) => a - b);
+  for (const id of ids) {
+    const where = unreads.messages[id];
+    if (!where) continue;
+    if (where.kind === 'stream') {
+      const key = `${where.streamId}\u0000${where.topic}`;
+      const entry = streams.get(key) ?? {
+        stream_id: where.streamId,
+        topic: where.topic,
+        unread_message_ids: [],
+      };
+      entry.unread_message_ids.push(id);
+      streams.set(key, entry);
+    } else if (where.kind === 'pm') {
+      const entry = pms.get(where.userId) ?? {
+        other_user_id: where.userId,
+        sender_id: where.userId,
+        unread_message_ids: [],
+      };
+      entry.unread_message_ids.push(id);
+      pms.set(where.userId, entry);
+    } else {
+      const entry = huddles.get(where.userIds) ?? { user_ids_string: where.userIds, unread_message_ids: [] };
+      entry.unread_message_ids.push(id);
+      huddles.set(where.userIds, entry);
+    }
+  }
+  return {
+    ...(typeof raw === 'object' && raw !== null ? raw : {}),
+    count: ids.length,
+    pms: [...pms.values()],
+    streams: [...streams.values()],
+    huddles: [...huddles.values()],
+    mentions: [...unreads.mentions],
+  };
+}
+
+const OWN_TOP_LEVEL = [
+  'full_name',
+  'email',
+  'delivery_email',
+  'avatar_url',
+  'avatar_version',
+  'is_admin',
+  'is_owner',
+  'is_guest',
+  'is_billing_admin',
+] as const;
+
+/**
+ * The state written back into the register snapshot it came from, so a window opened later
+ * starts where the others are. Only fields the snapshot had are written; fields no slice
+ * keeps (realm name, limits, ...) stay as they were.
+ */
+export function snapshotFromAccountState(raw: RegisterState, state: AccountState): RegisterState {
+  const out: Record<string, unknown> = {
+    ...raw,
+    last_event_id: state.lastEventId,
+    service_version: state.serviceVersion,
+    service_feature_level: state.featureLevel,
+  };
+  const put = (key: string, value: () => unknown) => {
+    if (key in raw) out[key] = value();
+  };
+  put('user_settings', () => ({ ...state.userSettings }));
+  put('realm_users', () => values(state.users.active));
+  put('realm_non_active_users', () => values(state.users.nonActive));
+  put('streams', () => values(state.streams));
+  put('subscriptions', () => values<Subscription>(state.subscriptions.subscribed));
+  put('unsubscribed', () => values(state.subscriptions.unsubscribed));
+  put('never_subscribed', () => values(state.subscriptions.neverSubscribed));
+  put('drafts', () => values(state.drafts));
+  put('user_status', () => ({ ...state.userStatus }));
+  put('custom_profile_fields', () => state.customProfileFields);
+  put('realm_user_groups', () => values(state.userGroups));
+  put('realm_playgrounds', () => state.realmPlaygrounds);
+  put('alert_words', () => state.alertWords);
+  put('user_topics', () => Object.values(state.userTopics));
+  put('unread_msgs', () => unreadsToSnapshot(state.unreads, (raw as LooseSnapshot).unread_msgs));
+  put('realm_user_settings_defaults', () => ({ ...state.realmUserSettingsDefaults }));
+  // The register's copies of the user's own fields at the top level, from the users slice.
+  const self = ownUser(state) as Record<string, unknown> | undefined;
+  if (self) {
+    for (const key of OWN_TOP_LEVEL) if (key in self) put(key, () => self[key]);
+    put('is_moderator', () => self.role === 300);
+  }
+  return out as RegisterState;
 }

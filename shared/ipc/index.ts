@@ -76,19 +76,66 @@ export interface IpcError {
 
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
+/** synced: the server has this text; pending: not yet; local-only: sync is off or the server refused it. */
+export type DraftSyncStatus = 'synced' | 'pending' | 'local-only';
+
+/** A draft as the main process keeps it (written locally first, then synced). */
+export interface LocalDraft {
+  /** Stable local id (the server's id may come later, or never). */
+  localId: string;
+  serverId: number | null;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  /** Unix seconds of the last edit. */
+  timestamp: number;
+  status: DraftSyncStatus;
+  /** Why the server refused this draft (it stays local until edited). */
+  syncError: string | null;
+}
+
+/** Code of accounts.signOut's refusal while drafts have not reached the server. */
+export const UNSYNCED_DRAFTS = 'UNSYNCED_DRAFTS';
+
 // ---- invoke calls -------------------------------------------------------------------------
 
 const settingValueSchema = z.union([z.boolean(), z.number(), z.string()]);
 
+/** The service refuses null bytes in a draft's text (spec: Draft); refuse them here already. */
+const draftText = (what: string, max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\0'), `${what} must not contain null bytes`);
+
+export const draftLocalIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+export const draftInputSchema = z.object({
+  localId: draftLocalIdSchema.optional(),
+  type: z.enum(['', 'stream', 'private']),
+  to: z.array(z.number().int().nonnegative()).max(1000),
+  topic: draftText('Topic', 60),
+  // The service's own limit: a longer text would be cut on the server.
+  content: draftText('Message', 10_000),
+});
+export type DraftInput = z.infer<typeof draftInputSchema>;
+
 export const invokeSchemas = {
   'app.getInfo': z.object({}),
   'app.getState': z.object({}),
+  /** The renderer saw the network go up or down (browser mode's `online`/`offline` events). */
+  'app.networkChanged': z.object({ online: z.boolean() }),
   'accounts.signIn': z.object({
     serverUrl: z.url({ protocol: /^https?$/ }).max(2000),
     email: z.string().min(1).max(320),
     password: z.string().min(1).max(1000),
   }),
-  'accounts.signOut': z.object({ accountId: accountIdSchema }),
+  'accounts.signOut': z.object({
+    accountId: accountIdSchema,
+    /** Sign out even with drafts not yet on the server (they stay on disk). */
+    force: z.boolean().optional(),
+  }),
   'accounts.setActive': z.object({ accountId: accountIdSchema }),
   'account.getSnapshot': z.object({ accountId: accountIdSchema }),
   'account.getConnection': z.object({ accountId: accountIdSchema }),
@@ -96,6 +143,23 @@ export const invokeSchemas = {
     accountId: accountIdSchema,
     changes: z.record(z.string().min(1).max(100), settingValueSchema),
   }),
+  /** POST /users/me/subscriptions/properties: one or more subscription property changes. */
+  'subscriptions.updateProperties': z.object({
+    accountId: accountIdSchema,
+    updates: z
+      .array(
+        z.object({
+          stream_id: z.number().int().positive(),
+          property: z.string().min(1).max(100),
+          value: settingValueSchema,
+        }),
+      )
+      .min(1)
+      .max(100),
+  }),
+  'drafts.list': z.object({ accountId: accountIdSchema }),
+  'drafts.save': z.object({ accountId: accountIdSchema, draft: draftInputSchema }),
+  'drafts.delete': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
 } as const;
 
 export type InvokeChannel = keyof typeof invokeSchemas;
@@ -104,12 +168,17 @@ export type InvokeRequest<C extends InvokeChannel> = z.infer<(typeof invokeSchem
 export interface InvokeResponses {
   'app.getInfo': AppInfo;
   'app.getState': AppState;
+  'app.networkChanged': null;
   'accounts.signIn': AccountSummary;
   'accounts.signOut': AppState;
   'accounts.setActive': AppState;
   'account.getSnapshot': AccountSnapshot | null;
   'account.getConnection': ConnectionState;
   'settings.update': { ignored_parameters_unsupported: string[] };
+  'subscriptions.updateProperties': null;
+  'drafts.list': LocalDraft[];
+  'drafts.save': LocalDraft;
+  'drafts.delete': LocalDraft[];
 }
 
 export const INVOKE_CHANNELS = Object.keys(invokeSchemas) as InvokeChannel[];
@@ -128,6 +197,8 @@ export interface PushPayloads {
   /** One poll's worth of events, in order; apply in one state update. */
   'account.events': { accountId: string; generation: number; events: ServerEvent[] };
   'account.connection': { accountId: string; state: ConnectionState };
+  /** The account's drafts after any change (local edit, sync, another client). */
+  'drafts.changed': { accountId: string; drafts: LocalDraft[] };
 }
 
 export type PushChannel = keyof PushPayloads;
@@ -136,6 +207,7 @@ export const PUSH_CHANNELS: readonly PushChannel[] = [
   'account.snapshot',
   'account.events',
   'account.connection',
+  'drafts.changed',
 ];
 
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */

@@ -3,16 +3,26 @@
  * register snapshot. Components never see the store itself: they use the hooks in ./hooks.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AccountSnapshot, ConfabBridge, ConnectionState, PushPayloads } from '../../../shared/ipc';
+import type {
+  AccountSnapshot,
+  ConfabBridge,
+  ConnectionState,
+  IpcResult,
+  PushPayloads,
+} from '../../../shared/ipc';
 import type { SettingValue } from '../../../shared/protocol';
 import {
   type AccountStoreData,
   acknowledgeSetting,
+  acknowledgeSubscriptionProperty,
   applyEventBatch,
   dismissSettingError,
+  dismissSubscriptionError,
   echoSetting,
+  echoSubscriptionProperty,
   replaceSnapshot,
   rollbackSetting,
+  rollbackSubscriptionProperty,
   setConnection,
   stateFromSnapshot,
 } from './accountState';
@@ -27,10 +37,33 @@ export interface AccountActions {
   /** From the user: change one setting (local echo, then renderer -> main -> server). */
   updateSetting(property: string, value: SettingValue): Promise<void>;
   dismissSettingError(): void;
+  /** From the user: change one property of a subscription (is_muted, color, pin_to_top, ...). */
+  updateSubscriptionProperty(streamId: number, property: string, value: SettingValue): Promise<void>;
+  dismissSubscriptionError(): void;
 }
 
 export type AccountStoreState = AccountStoreData & { actions: AccountActions };
 export type AccountStore = StoreApi<AccountStoreState>;
+
+type Transition = (state: AccountStoreData) => AccountStoreData;
+
+/** One echoed write: what to show at once, how to send it, and how it settles or rolls back. */
+interface Write<T> {
+  echo: Transition;
+  send(): Promise<IpcResult<T>>;
+  /** A reason to roll back a write the server answered with success (e.g. ignored it). */
+  refuse?(value: T): string | null;
+  acknowledge: Transition;
+  rollback(message: string): Transition;
+}
+
+/** Why a write failed, in words for a person. */
+function failureMessage(result: IpcResult<unknown>): string | null {
+  if (result.ok) return null;
+  // The transport's wording ("PATCH /settings: fetch failed") means nothing to a person; the
+  // service's own messages are shown as they are.
+  return result.error.code === 'NETWORK_ERROR' ? UNREACHABLE : result.error.message;
+}
 
 export function createAccountStore(
   snapshot: AccountSnapshot,
@@ -40,11 +73,23 @@ export function createAccountStore(
   let seq = 0;
   return createStore<AccountStoreState>()((set, get) => {
     // Every transition is one `set`, so a batch of events is one update for subscribers.
-    const apply = (transition: (state: AccountStoreData) => AccountStoreData) =>
+    const apply = (transition: Transition) =>
       set((state) => {
         const next = transition(state);
         return next === state ? state : { ...next, actions: state.actions };
       });
+
+    const write = async <T>(w: Write<T>): Promise<void> => {
+      apply(w.echo);
+      let message: string | null;
+      try {
+        const result = await w.send();
+        message = failureMessage(result) ?? (result.ok && w.refuse ? w.refuse(result.value) : null);
+      } catch (error) {
+        message = error instanceof Error ? error.message : String(error);
+      }
+      apply(message === null ? w.acknowledge : w.rollback(message));
+    };
 
     return {
       ...stateFromSnapshot(snapshot, connection),
@@ -53,30 +98,37 @@ export function createAccountStore(
         receiveEvents: (batch) => apply((state) => applyEventBatch(state, batch)),
         receiveConnection: (next) => apply((state) => setConnection(state, next)),
         dismissSettingError: () => apply(dismissSettingError),
-        async updateSetting(property, value) {
+        dismissSubscriptionError: () => apply(dismissSubscriptionError),
+        updateSetting(property, value) {
           const mine = ++seq;
-          apply((state) => echoSetting(state, property, value, mine));
-          let message: string | null = null;
-          try {
-            const result = await bridge.invoke('settings.update', {
-              accountId: get().accountId,
-              changes: { [property]: value },
-            });
-            if (!result.ok) {
-              // The transport's wording ("PATCH /settings: fetch failed") means nothing to a
-              // person; the service's own messages are shown as they are.
-              message = result.error.code === 'NETWORK_ERROR' ? UNREACHABLE : result.error.message;
-            } else if (result.value.ignored_parameters_unsupported.includes(property)) {
-              message = `This server does not support changing ${property}.`;
-            }
-          } catch (error) {
-            message = error instanceof Error ? error.message : String(error);
-          }
-          if (message === null) apply((state) => acknowledgeSetting(state, property, mine));
-          else {
-            const failure = message;
-            apply((state) => rollbackSetting(state, property, mine, failure));
-          }
+          return write({
+            echo: (state) => echoSetting(state, property, value, mine),
+            send: () =>
+              bridge.invoke('settings.update', {
+                accountId: get().accountId,
+                changes: { [property]: value },
+              }),
+            refuse: (answer) =>
+              answer.ignored_parameters_unsupported.includes(property)
+                ? `This server does not support changing ${property}.`
+                : null,
+            acknowledge: (state) => acknowledgeSetting(state, property, mine),
+            rollback: (message) => (state) => rollbackSetting(state, property, mine, message),
+          });
+        },
+        updateSubscriptionProperty(streamId, property, value) {
+          const mine = ++seq;
+          return write({
+            echo: (state) => echoSubscriptionProperty(state, streamId, property, value, mine),
+            send: () =>
+              bridge.invoke('subscriptions.updateProperties', {
+                accountId: get().accountId,
+                updates: [{ stream_id: streamId, property, value }],
+              }),
+            acknowledge: (state) => acknowledgeSubscriptionProperty(state, streamId, property, mine),
+            rollback: (message) => (state) =>
+              rollbackSubscriptionProperty(state, streamId, property, mine, message),
+          });
         },
       },
     };

@@ -2,24 +2,33 @@
  * One account's renderer state and the pure transitions on it. The zustand store in
  * ./account.ts only wires these to `set`, so every rule here is testable without a DOM.
  *
- * Local echo: a changed setting is shown at once through `pending` (an overlay on the
- * server's values) and settles when the server's own event for it arrives. The server's
- * values in `account` are never edited locally, so a failed change rolls back by dropping
- * the overlay.
+ * Local echo (./echo.ts): a changed setting or subscription property is shown at once through
+ * an overlay on the server's values and settles when the server's own event for it arrives.
+ * The server's values in `account` are never edited locally, so a failed write rolls back by
+ * dropping its overlay.
  */
 import { type AccountState, accountStateFromSnapshot, applyEvents } from '../../../shared/domain';
 import type { AccountSnapshot, ConnectionState, PushPayloads } from '../../../shared/ipc';
-import type { SettingValue } from '../../../shared/protocol';
+import type { SettingValue, Subscription } from '../../../shared/protocol';
+import {
+  acknowledgeWrite,
+  echoWrite,
+  keepInFlight,
+  type Overlay,
+  type PendingWrite,
+  rollbackWrite,
+  settleWrite,
+} from './echo';
 
-export interface PendingSetting {
-  value: SettingValue;
-  /** Which change this is; an answer to an older request never touches a newer one. */
-  seq: number;
-  /** The server accepted it; we still wait for its event (or a fresh snapshot). */
-  acknowledged: boolean;
-}
+export type PendingSetting = PendingWrite<SettingValue>;
 
 export interface SettingError {
+  property: string;
+  message: string;
+}
+
+export interface SubscriptionError {
+  streamId: number;
   property: string;
   message: string;
 }
@@ -29,8 +38,12 @@ export interface AccountStoreData {
   generation: number;
   account: AccountState;
   connection: ConnectionState;
-  pending: Readonly<Record<string, PendingSetting>>;
+  /** Settings being written, by property. */
+  pending: Overlay<SettingValue>;
   settingError: SettingError | null;
+  /** Subscription properties being written, by subscriptionKey(stream_id, property). */
+  pendingSubscriptions: Overlay<SettingValue>;
+  subscriptionError: SubscriptionError | null;
 }
 
 export const INITIAL_CONNECTION: ConnectionState = {
@@ -38,6 +51,8 @@ export const INITIAL_CONNECTION: ConnectionState = {
   nextRetryAt: null,
   lastError: null,
 };
+
+export const subscriptionKey = (streamId: number, property: string): string => `${streamId}:${property}`;
 
 export function stateFromSnapshot(
   snapshot: AccountSnapshot,
@@ -50,28 +65,28 @@ export function stateFromSnapshot(
     connection,
     pending: {},
     settingError: null,
+    pendingSubscriptions: {},
+    subscriptionError: null,
   };
 }
 
 /**
  * A fresh snapshot replaces the server's side wholesale (never merged into state that may
- * be wrong), unless it is an older picture of the same queue than the state we hold. Overlays the server already acknowledged are settled by it; changes still in
- * flight stay visible until their answer comes.
+ * be wrong), unless it is an older picture of the same queue than the state we hold. Overlays
+ * the server already acknowledged are settled by it; writes still in flight stay visible until
+ * their answer comes.
  */
 export function replaceSnapshot(state: AccountStoreData, snapshot: AccountSnapshot): AccountStoreData {
   // The same queue, but older than what we already applied (read before a batch we got).
   if (snapshot.generation === state.generation && snapshot.state.last_event_id < state.account.lastEventId) {
     return state;
   }
-  const pending: Record<string, PendingSetting> = {};
-  for (const [property, entry] of Object.entries(state.pending)) {
-    if (!entry.acknowledged) pending[property] = entry;
-  }
   return {
     ...state,
     generation: snapshot.generation,
     account: accountStateFromSnapshot(snapshot.state),
-    pending,
+    pending: keepInFlight(state.pending),
+    pendingSubscriptions: keepInFlight(state.pendingSubscriptions),
   };
 }
 
@@ -90,18 +105,28 @@ export function applyEventBatch(
   if (events.length === 0) return state;
   const account = applyEvents(state.account, events);
   let pending = state.pending;
+  let pendingSubscriptions = state.pendingSubscriptions;
   for (const event of events) {
-    if (event.type !== 'user_settings') continue;
-    const entry = pending[event.property];
-    // Our own change came back: the server's value now says the same thing.
-    if (entry && entry.value === event.value) pending = without(pending, event.property);
+    // Our own write came back: the server's value now says the same thing.
+    if (event.type === 'user_settings') pending = settleWrite(pending, event.property, event.value);
+    if (event.type === 'subscription' && event.op === 'update') {
+      const key = subscriptionKey(event.stream_id, event.property);
+      pendingSubscriptions = settleWrite(pendingSubscriptions, key, event.value);
+      // A server that sends only the legacy form still settles a mute.
+      if (event.property === 'in_home_view') {
+        const muted = subscriptionKey(event.stream_id, 'is_muted');
+        pendingSubscriptions = settleWrite(pendingSubscriptions, muted, event.value !== true);
+      }
+    }
   }
-  return { ...state, account, pending };
+  return { ...state, account, pending, pendingSubscriptions };
 }
 
 export function setConnection(state: AccountStoreData, connection: ConnectionState): AccountStoreData {
   return { ...state, connection };
 }
+
+// ---- settings -------------------------------------------------------------------------------
 
 /** The user changed a setting: show it at once. */
 export function echoSetting(
@@ -110,24 +135,13 @@ export function echoSetting(
   value: SettingValue,
   seq: number,
 ): AccountStoreData {
-  return {
-    ...state,
-    pending: { ...state.pending, [property]: { value, seq, acknowledged: false } },
-    settingError: null,
-  };
+  return { ...state, pending: echoWrite(state.pending, property, value, seq), settingError: null };
 }
 
-/**
- * The server accepted change `seq`. If its value is already what we hold (the server sends no
- * event for a change that changes nothing), the overlay is done; otherwise its event settles it.
- */
+/** The server accepted change `seq` (see acknowledgeWrite). */
 export function acknowledgeSetting(state: AccountStoreData, property: string, seq: number): AccountStoreData {
-  const entry = state.pending[property];
-  if (!entry || entry.seq !== seq) return state;
-  if (state.account.userSettings[property] === entry.value) {
-    return { ...state, pending: without(state.pending, property) };
-  }
-  return { ...state, pending: { ...state.pending, [property]: { ...entry, acknowledged: true } } };
+  const pending = acknowledgeWrite(state.pending, property, seq, state.account.userSettings[property]);
+  return pending === state.pending ? state : { ...state, pending };
 }
 
 /** Change `seq` failed: drop its overlay (unless a newer change replaced it) and say why. */
@@ -137,9 +151,11 @@ export function rollbackSetting(
   seq: number,
   message: string,
 ): AccountStoreData {
-  const entry = state.pending[property];
-  const pending = entry && entry.seq === seq ? without(state.pending, property) : state.pending;
-  return { ...state, pending, settingError: { property, message } };
+  return {
+    ...state,
+    pending: rollbackWrite(state.pending, property, seq),
+    settingError: { property, message },
+  };
 }
 
 export function dismissSettingError(state: AccountStoreData): AccountStoreData {
@@ -152,7 +168,74 @@ export function effectiveSetting(state: AccountStoreData, property: string): unk
   return entry ? entry.value : state.account.userSettings[property];
 }
 
-function without<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
-  const { [key]: _removed, ...rest } = record;
-  return rest;
+// ---- subscription properties ----------------------------------------------------------------
+
+/** The server's value of one subscription property (undefined: not subscribed). */
+function serverSubscriptionValue(state: AccountStoreData, streamId: number, property: string): unknown {
+  const sub: Subscription | undefined = state.account.subscriptions.subscribed[streamId];
+  return sub?.[property];
+}
+
+export function echoSubscriptionProperty(
+  state: AccountStoreData,
+  streamId: number,
+  property: string,
+  value: SettingValue,
+  seq: number,
+): AccountStoreData {
+  const key = subscriptionKey(streamId, property);
+  return {
+    ...state,
+    pendingSubscriptions: echoWrite(state.pendingSubscriptions, key, value, seq),
+    subscriptionError: null,
+  };
+}
+
+export function acknowledgeSubscriptionProperty(
+  state: AccountStoreData,
+  streamId: number,
+  property: string,
+  seq: number,
+): AccountStoreData {
+  const key = subscriptionKey(streamId, property);
+  const server = serverSubscriptionValue(state, streamId, property);
+  const pendingSubscriptions = acknowledgeWrite(state.pendingSubscriptions, key, seq, server);
+  return pendingSubscriptions === state.pendingSubscriptions ? state : { ...state, pendingSubscriptions };
+}
+
+export function rollbackSubscriptionProperty(
+  state: AccountStoreData,
+  streamId: number,
+  property: string,
+  seq: number,
+  message: string,
+): AccountStoreData {
+  const key = subscriptionKey(streamId, property);
+  return {
+    ...state,
+    pendingSubscriptions: rollbackWrite(state.pendingSubscriptions, key, seq),
+    subscriptionError: { streamId, property, message },
+  };
+}
+
+export function dismissSubscriptionError(state: AccountStoreData): AccountStoreData {
+  return state.subscriptionError ? { ...state, subscriptionError: null } : state;
+}
+
+/**
+ * What the UI shows for a subscription property: a pending write, else the server's value.
+ * is_muted and its legacy inverse in_home_view answer for each other.
+ */
+export function effectiveSubscriptionProperty(
+  state: AccountStoreData,
+  streamId: number,
+  property: string,
+): unknown {
+  const entry = state.pendingSubscriptions[subscriptionKey(streamId, property)];
+  if (entry) return entry.value;
+  const inverse = property === 'is_muted' ? 'in_home_view' : property === 'in_home_view' ? 'is_muted' : null;
+  const inverseEntry =
+    inverse === null ? undefined : state.pendingSubscriptions[subscriptionKey(streamId, inverse)];
+  if (inverseEntry) return inverseEntry.value !== true;
+  return serverSubscriptionValue(state, streamId, property);
 }

@@ -4,9 +4,26 @@
  */
 import { createContext, type ReactNode, useContext } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import {
+  type AccountState,
+  selectMentionUnread,
+  selectPrivateUnread,
+  selectStreamUnread,
+  selectTopicUnread,
+  selectUnreadTotal,
+  type UserStatus,
+} from '../../../shared/domain';
 import type { AccountSummary, ConnectionState } from '../../../shared/ipc';
+import type { Draft, Subscription, User } from '../../../shared/protocol';
 import type { AccountActions, AccountStore, AccountStoreState } from './account';
-import { effectiveSetting, type SettingError } from './accountState';
+import {
+  effectiveSetting,
+  effectiveSubscriptionProperty,
+  type SettingError,
+  type SubscriptionError,
+  subscriptionKey,
+} from './accountState';
 import type { Sync } from './sync';
 
 const SyncContext = createContext<Sync | null>(null);
@@ -64,3 +81,53 @@ export const useSettingPending = (property: string): boolean =>
 export const useSettingError = (): SettingError | null => useAccountSelector((s) => s.settingError);
 export const useConnection = (): ConnectionState => useAccountSelector((s) => s.connection);
 export const useAccountActions = (): AccountActions => useAccountSelector((s) => s.actions);
+
+/** Reads the account's server state (AccountState) with an atomic selector. */
+function useAccountState<T>(selector: (state: AccountState) => T): T {
+  return useAccountSelector((s) => selector(s.account));
+}
+
+// ---- subscriptions --------------------------------------------------------------------------
+
+/** Ids of the subscribed streams, sorted by name (a new array only when the list changes). */
+export const useSubscribedStreamIds = (): number[] =>
+  useAccountSelector(
+    useShallow((s) =>
+      (Object.values(s.account.subscriptions.subscribed) as Subscription[])
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .map((sub) => sub.stream_id),
+    ),
+  );
+/** The server's subscription object (undefined: not subscribed). */
+export const useSubscription = (streamId: number): Subscription | undefined =>
+  useAccountState((a) => a.subscriptions.subscribed[streamId]);
+/** One property as the user should see it: a pending write, else the server's value. */
+export const useSubscriptionProperty = (streamId: number, property: string): unknown =>
+  useAccountSelector((s) => effectiveSubscriptionProperty(s, streamId, property));
+export const useSubscriptionPending = (streamId: number, property: string): boolean =>
+  useAccountSelector((s) => subscriptionKey(streamId, property) in s.pendingSubscriptions);
+export const useSubscriptionError = (): SubscriptionError | null =>
+  useAccountSelector((s) => s.subscriptionError);
+
+// ---- unread counts (muted streams and topics do not count toward the total) ------------------
+
+export const useUnreadTotal = (): number => useAccountState(selectUnreadTotal);
+export const useStreamUnread = (streamId: number): number =>
+  useAccountState((a) => selectStreamUnread(a, streamId));
+export const useTopicUnread = (streamId: number, topic: string): number =>
+  useAccountState((a) => selectTopicUnread(a, streamId, topic));
+export const usePrivateUnread = (): number => useAccountState(selectPrivateUnread);
+export const useMentionUnread = (): number => useAccountState(selectMentionUnread);
+
+// ---- users, statuses, server drafts -----------------------------------------------------------
+
+export const useUser = (userId: number): User | undefined =>
+  useAccountState((a) => a.users.active[userId] ?? a.users.nonActive[userId]);
+export const useOwnUserId = (): number | null => useAccountState((a) => a.userId);
+export const useUserStatus = (userId: number): UserStatus | undefined =>
+  useAccountState((a) => a.userStatus[userId]);
+/** The server's copy of the drafts (the drafts screen reads the main process's local store). */
+export const useServerDraft = (draftId: number): Draft | undefined =>
+  useAccountState((a) => a.drafts[draftId]);
+export const useServerDraftIds = (): number[] =>
+  useAccountSelector(useShallow((s) => Object.keys(s.account.drafts).map(Number)));

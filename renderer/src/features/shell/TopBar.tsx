@@ -1,8 +1,12 @@
 import { type ReactNode, useEffect, useId, useState } from 'react';
-import type { AccountSummary } from '../../../../shared/ipc';
+import { type AccountSummary, UNSYNCED_DRAFTS } from '../../../../shared/ipc';
+import { getBridge } from '../../bridge';
+import { IpcCallError } from '../../bridge/result';
 import { useSetActiveAccount, useSignOut } from '../../queries/app';
 import { useAccounts, useConnection } from '../../stores/hooks';
+import { ConfirmSignOut } from '../drafts/ConfirmSignOut';
 import { connectionText } from './connectionText';
+import { watchNetwork } from './networkWake';
 
 /** The bar above every signed-in screen: who, where, whether connected, and account actions. */
 export function TopBar({
@@ -18,7 +22,10 @@ export function TopBar({
   const signOut = useSignOut();
   const setActive = useSetActiveAccount();
   const switcherId = useId();
-  const error = signOut.error ?? setActive.error;
+  // Drafts not yet on the server: ask first (the main process refused with UNSYNCED_DRAFTS).
+  const unsynced =
+    signOut.error instanceof IpcCallError && signOut.error.code === UNSYNCED_DRAFTS ? signOut.error : null;
+  const error = (unsynced ? null : signOut.error) ?? setActive.error;
   return (
     <header className="topbar">
       <span className="brand">Confab</span>
@@ -55,6 +62,9 @@ export function TopBar({
           {signOut.isPending ? 'Signing out…' : 'Sign out'}
         </button>
       </div>
+      {unsynced && (
+        <ConfirmSignOut accountId={account.id} message={unsynced.message} onDone={() => signOut.reset()} />
+      )}
       {error && (
         <p role="alert" className="alert topbar-alert">
           {error.message}
@@ -75,16 +85,19 @@ function hostOf(serverUrl: string): string {
 /** "Connected", or when the next attempt is, ticking while reconnecting. */
 export function ConnectionIndicator() {
   const connection = useConnection();
+  useEffect(() => watchNetwork(window, getBridge()), []);
   const now = useNow(
     connection.status === 'reconnecting' && connection.nextRetryAt !== null,
     connection.nextRetryAt,
   );
-  return <StatusBadge tone={connection.status} text={connectionText(connection, now)} />;
+  // Why we are reconnecting is there on hover; the badge itself stays short.
+  const detail = connection.status === 'reconnecting' ? connection.lastError : null;
+  return <StatusBadge tone={connection.status} text={connectionText(connection, now)} detail={detail} />;
 }
 
-export function StatusBadge({ tone, text }: { tone: string; text: string }) {
+export function StatusBadge({ tone, text, detail }: { tone: string; text: string; detail?: string | null }) {
   return (
-    <p role="status" className={`status status-${tone}`}>
+    <p role="status" className={`status status-${tone}`} title={detail ?? undefined}>
       <span className="status-dot" aria-hidden="true" />
       <span>{text}</span>
     </p>

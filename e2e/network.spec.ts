@@ -1,0 +1,116 @@
+/**
+ * The desktop core issue's "done when": the app in browser mode stays live through a server
+ * restart and a 30-second network cut, without a reload. One instance talks to the server
+ * through a TCP proxy (test/support/proxy.ts) that the test cuts; another talks to it directly
+ * and keeps changing settings while the first is cut off.
+ */
+import { startProxy, type TestProxy } from '../test/support/proxy';
+import { expect, expectSignedIn, signIn, test } from './support/app';
+
+const CUT_MS = 30_000;
+
+test('stays live through a server restart and a 30-second network cut, without a reload', async ({
+  server,
+  launchApp,
+  openApp,
+}) => {
+  test.setTimeout(240_000);
+  const alice = { email: server.demo.users.alice, password: server.demo.password };
+  let proxy: TestProxy | null = null;
+  try {
+    proxy = await startProxy({ port: server.port });
+    const [cutApp, directApp] = await Promise.all([
+      launchApp({ serverUrl: proxy.url }),
+      launchApp({ serverUrl: server.url }),
+    ]);
+    const cut = await openApp(cutApp);
+    const direct = await openApp(directApp);
+    await expect(cut.getByLabel('Server URL')).toHaveValue(proxy.url);
+    for (const page of [cut, direct]) {
+      await signIn(page, alice);
+      await expectSignedIn(page, alice.email);
+      // Marks this document: a reload would lose it.
+      await page.evaluate("document.documentElement.setAttribute('data-e2e-loaded', 'once')");
+    }
+    const timeCut = cut.getByRole('checkbox', { name: '24-hour time' });
+    const timeDirect = direct.getByRole('checkbox', { name: '24-hour time' });
+    const denseCut = cut.getByRole('checkbox', { name: 'Dense mode' });
+    const denseDirect = direct.getByRole('checkbox', { name: 'Dense mode' });
+    await expect(timeCut).not.toBeChecked();
+    await expect(denseCut).toBeChecked();
+
+    // 1. A server restart: both come back by themselves.
+    await server.restart();
+    for (const page of [cut, direct]) {
+      await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 60_000 });
+    }
+    await timeDirect.click();
+    await expect(timeDirect).toBeChecked();
+    // "Connected" may still be the state from before the restart; the instance behind the proxy
+    // may still be in a back-off of a few seconds, so this step allows more than 2 s.
+    await expect(timeCut).toBeChecked({ timeout: 15_000 });
+
+    // 2. The network of the first instance is cut for 30 s.
+    await proxy.cut();
+    const cutAt = Date.now();
+    const status = cut.getByRole('status');
+    // The page says it is reconnecting and when it tries next.
+    await expect(status).toHaveText(/^Reconnecting… next try in \d+s$/, { timeout: 30_000 });
+    // Meanwhile another instance changes a setting; the cut one cannot know yet.
+    await denseDirect.click();
+    await expect(denseDirect).not.toBeChecked();
+    await cut.waitForTimeout(1000);
+    await expect(denseCut).toBeChecked();
+    // The cut itself is the scenario: wait it out, still reconnecting near its end.
+    await cut.waitForTimeout(Math.max(0, CUT_MS - 5000 - (Date.now() - cutAt)));
+    await expect(status).toHaveText(/^Reconnecting… next try in \d+s$/, { timeout: 15_000 });
+    await expect(denseCut).toBeChecked();
+    const remaining = CUT_MS - (Date.now() - cutAt);
+    if (remaining > 0) await cut.waitForTimeout(remaining);
+    await proxy.restore();
+
+    // Back by itself (the back-off is capped at 10 s), with what it missed, no reload.
+    await expect(status).toHaveText('Connected', { timeout: 30_000 });
+    await expect(denseCut).not.toBeChecked();
+    // A change after recovery propagates both ways within 2 s.
+    await timeCut.click();
+    await expect(timeCut).not.toBeChecked();
+    await expect(timeDirect).not.toBeChecked({ timeout: 2000 });
+    await denseDirect.click();
+    await expect(denseCut).toBeChecked({ timeout: 2000 });
+    for (const page of [cut, direct]) {
+      await expect(page.locator('html')).toHaveAttribute('data-e2e-loaded', 'once');
+    }
+  } finally {
+    await proxy?.close();
+  }
+});
+
+test('the browser coming back online retries at once instead of waiting out the back-off', async ({
+  server,
+  launchApp,
+  openApp,
+}) => {
+  const alice = { email: server.demo.users.alice, password: server.demo.password };
+  const proxy = await startProxy({ port: server.port });
+  try {
+    const page = await openApp(await launchApp({ serverUrl: proxy.url }));
+    await signIn(page, alice);
+    await expectSignedIn(page, alice.email);
+
+    await proxy.cut();
+    const status = page.getByRole('status');
+    // Refused attempts back off until the next one is at least 5 s away.
+    await expect(status).toHaveText(/^Reconnecting… next try in ([5-9]|10)s$/, { timeout: 60_000 });
+    // Why, on hover.
+    await expect(status).toHaveAttribute('title', /^GET \/events: fetch failed \(.*ECONNREFUSED/);
+    await proxy.restore();
+    // The browser's offline/online events reach the main side (app.networkChanged).
+    await page.context().setOffline(true);
+    await page.context().setOffline(false);
+    await expect(status).toHaveText('Connected', { timeout: 3000 });
+    await expect(status).not.toHaveAttribute('title', /.*/);
+  } finally {
+    await proxy.close();
+  }
+});

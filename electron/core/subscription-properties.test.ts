@@ -1,0 +1,102 @@
+/**
+ * The `subscriptions.updateProperties` invoke against the real server: the write reaches the
+ * server, its events come back through the account's event loop and the snapshot a later
+ * window reads has the new values; the server's refusal comes back with its message.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountSnapshot, AccountSummary, IpcResult, PushChannel } from '../../shared/ipc';
+import type { Subscription } from '../../shared/protocol';
+import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
+import { type Core, createCore, FileSecretStore } from './index';
+
+const SENDER = { window: 'main' };
+let server: StartedServer;
+let root: string;
+let core: Core;
+const pushes: { channel: PushChannel; payload: unknown }[] = [];
+
+beforeAll(async () => {
+  server = await startServerProcess({});
+  root = await makeTempDir('confab-subprops-');
+  const profileDir = join(root, 'profile');
+  core = createCore({
+    profileDir,
+    secretStore: new FileSecretStore(join(profileDir, 'secrets.json')),
+    mode: 'browser',
+    appVersion: '0.0.0-test',
+    defaultServerUrl: server.url,
+    demoCredentialsFile: join(server.dataDir, 'demo-credentials.json'),
+    isTrustedSender: (sender) => sender === SENDER,
+  });
+  core.onPush((channel, payload) => pushes.push({ channel, payload }));
+  await core.start();
+}, 60_000);
+afterAll(async () => {
+  await core?.stop();
+  await server?.dispose();
+  if (root) await removeDir(root);
+});
+
+/** Polls an async check until it gives a value (the sync waitFor of test-helpers cannot await). */
+async function eventually<T>(what: string, check: () => Promise<T | null | undefined>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const invoke = <T>(channel: string, payload: unknown) =>
+  core.handleInvoke(SENDER, channel, payload) as Promise<IpcResult<T>>;
+
+describe('subscriptions.updateProperties', () => {
+  it('writes through the server and the events update the snapshot', async () => {
+    const signedIn = await invoke<AccountSummary>('accounts.signIn', {
+      serverUrl: server.url,
+      email: server.demo.users.alice,
+      password: server.demo.password,
+    });
+    if (!signedIn.ok) throw new Error(signedIn.error.message);
+    const accountId = signedIn.value.id;
+    const snapshot = await eventually('the first snapshot', async () => {
+      const r = await invoke<AccountSnapshot | null>('account.getSnapshot', { accountId });
+      return r.ok ? r.value : null;
+    });
+    const general = snapshot.state.subscriptions?.find((s) => s.name === 'general') as Subscription;
+    expect(general.is_muted).toBe(false);
+
+    const answer = await invoke('subscriptions.updateProperties', {
+      accountId,
+      updates: [
+        { stream_id: general.stream_id, property: 'is_muted', value: true },
+        { stream_id: general.stream_id, property: 'color', value: '#abcdef' },
+      ],
+    });
+    expect(answer).toEqual({ ok: true, value: null });
+    const after = await eventually('the events in the snapshot', async () => {
+      const r = await invoke<AccountSnapshot | null>('account.getSnapshot', { accountId });
+      const sub = r.ok
+        ? r.value?.state.subscriptions?.find((s) => s.stream_id === general.stream_id)
+        : undefined;
+      return sub?.color === '#abcdef' && sub.is_muted ? sub : null;
+    });
+    expect(after).toMatchObject({ is_muted: true, in_home_view: false, color: '#abcdef' });
+    expect(
+      pushes.some((p) => p.channel === 'account.events' && JSON.stringify(p.payload).includes('"#abcdef"')),
+    ).toBe(true);
+
+    const bad = await invoke('subscriptions.updateProperties', {
+      accountId,
+      updates: [{ stream_id: general.stream_id, property: 'no_such_property', value: true }],
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
+  it('refuses a malformed request before it reaches the server', async () => {
+    const r = await invoke('subscriptions.updateProperties', { accountId: 'x', updates: [] });
+    expect(r.ok).toBe(false);
+  });
+});
