@@ -142,6 +142,12 @@ describe('Core against the real server', () => {
     const before = snapshot?.state.user_settings?.twenty_four_hour_time;
     expect(typeof before).toBe('boolean');
     const pushedBefore = two.pushes.length;
+    // A push listener reads the core's AccountState as it is with that push's events applied.
+    const seenAtPush: unknown[] = [];
+    two.core.onPush((channel) => {
+      if (channel === 'account.events')
+        seenAtPush.push(two.core.accountState(b.id)?.state.userSettings.twenty_four_hour_time);
+    });
 
     const answer = await one.ok('settings.update', {
       accountId: a.id,
@@ -175,6 +181,9 @@ describe('Core against the real server', () => {
     });
     const after = await two.ok<AccountSnapshot | null>('account.getSnapshot', { accountId: b.id });
     expect(after?.state.user_settings?.twenty_four_hour_time).toBe(!before);
+    expect(seenAtPush).toContain(!before);
+    expect(two.core.accountState(b.id)?.generation).toBe(snapshot?.generation);
+    expect(two.core.accountState('nobody')).toBeNull();
 
     // The server's refusal of a bad value comes back with its message and code.
     const bad = await one.invoke('settings.update', { accountId: a.id, changes: { color_scheme: 99 } });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ApiClient, FetchLike } from '../../shared/client';
+import type { AccountState } from '../../shared/domain';
 import type {
   AccountSummary,
   AppState,
@@ -61,6 +62,11 @@ export interface Core {
   onPush(listener: PushListener): () => void;
   /** The network came back, or the computer resumed from sleep. */
   wakeAll(): void;
+  /**
+   * An account's current state (shared/domain) and its snapshot generation, null while it has
+   * none. Current as of the latest push: a push listener reads the state that includes it.
+   */
+  accountState(accountId: string): { generation: number; state: AccountState } | null;
 }
 
 /** Roles of demo-credentials.json, in the order the sign-in screen offers them. */
@@ -385,5 +391,6 @@ export function createCore(options: CoreOptions): Core {
       };
     },
     wakeAll,
+    accountState: (accountId) => machines.get(accountId)?.accountState() ?? null,
   };
 }

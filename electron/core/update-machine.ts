@@ -190,6 +190,15 @@ export class UpdateMachine {
     return { accountId: this.accountId, generation: this.generation, state };
   }
 
+  /**
+   * The account's state as the domain reducers keep it, with its snapshot generation; null
+   * before the first register. Read-only for the caller (the main process's badge and
+   * notifications read it rather than keeping a second copy).
+   */
+  accountState(): { generation: number; state: AccountState } | null {
+    return this.state ? { generation: this.generation, state: this.state } : null;
+  }
+
   connection(): ConnectionState {
     return { ...this.conn };
   }

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { RegisterState, ServerEvent, Subscription } from '../../shared/protocol';
+import {
+  type AccountState,
+  accountStateFromSnapshot,
+  applyEvents,
+  selectBadgeCount,
+  selectPrivateAndMentionUnread,
+  selectUnreadTotal,
+  topicPolicy,
+} from '../../shared/domain';
+import { subscription as sub } from '../../shared/domain/fixtures';
+import type { AppState, PushChannel, PushPayloads } from '../../shared/ipc';
+import type { RegisterState, ServerEvent } from '../../shared/protocol';
 import {
   AttentionTracker,
-  accountBadgeCount,
-  applyAttentionEvents,
-  attentionFromSnapshot,
+  type AttentionUpdate,
   badgeCount,
   badgeText,
   htmlToText,
@@ -12,42 +21,11 @@ import {
   notificationContent,
   shouldNotify,
   trayTooltip,
-  unreadCounts,
 } from './attention';
 
 const ME = 10;
 const ALICE = 11;
 const BOB = 12;
-
-function sub(streamId: number, name: string, overrides: Partial<Subscription> = {}): Subscription {
-  return {
-    stream_id: streamId,
-    name,
-    description: '',
-    rendered_description: '',
-    date_created: 0,
-    invite_only: false,
-    is_web_public: false,
-    desktop_notifications: null,
-    email_notifications: null,
-    push_notifications: null,
-    audible_notifications: null,
-    wildcard_mentions_notify: null,
-    pin_to_top: false,
-    email_address: '',
-    is_muted: false,
-    in_home_view: true,
-    is_announcement_only: false,
-    color: '#fff',
-    stream_post_policy: 1,
-    message_retention_days: null,
-    history_public_to_subscribers: true,
-    first_message_id: null,
-    stream_weekly_traffic: null,
-    can_remove_subscribers_group_id: 1,
-    ...overrides,
-  };
-}
 
 function snapshot(overrides: Record<string, unknown> = {}): RegisterState {
   return {
@@ -77,7 +55,7 @@ function snapshot(overrides: Record<string, unknown> = {}): RegisterState {
 
 function withSettings(settings: Record<string, unknown>, rest: Record<string, unknown> = {}) {
   const base = snapshot();
-  return attentionFromSnapshot(
+  return accountStateFromSnapshot(
     snapshot({ user_settings: { ...(base.user_settings as object), ...settings }, ...rest }),
   );
 }
@@ -135,9 +113,49 @@ function privateMessage(
 
 const ev = (e: Record<string, unknown>) => ({ id: nextEventId++, ...e }) as ServerEvent;
 
-describe('attentionFromSnapshot and unreadCounts', () => {
+/** The badge's two counts, as shared/domain's selectors give them. */
+const unreadCounts = (state: AccountState) => ({
+  all: selectUnreadTotal(state),
+  privateAndMentions: selectPrivateAndMentionUnread(state),
+});
+
+/**
+ * Plays the core's part: keeps each account's AccountState from the pushes, as its
+ * UpdateMachine does before it pushes (a signed-out account's machine is gone), and hands each
+ * push on to the tracker, which reads the state back through its AccountStateSource.
+ */
+function trackerWithCore() {
+  const states = new Map<string, { generation: number; state: AccountState }>();
+  const tracker = new AttentionTracker((accountId) => states.get(accountId) ?? null);
+  function push<P extends PushChannel>(
+    channel: P,
+    payload: PushPayloads[P],
+    focused: string | null = null,
+  ): AttentionUpdate {
+    if (channel === 'account.snapshot') {
+      const snap = payload as PushPayloads['account.snapshot'];
+      states.set(snap.accountId, {
+        generation: snap.generation,
+        state: accountStateFromSnapshot(snap.state),
+      });
+    } else if (channel === 'account.events') {
+      const batch = payload as PushPayloads['account.events'];
+      const current = states.get(batch.accountId);
+      if (current?.generation === batch.generation) {
+        states.set(batch.accountId, { ...current, state: applyEvents(current.state, batch.events) });
+      }
+    } else if (channel === 'app.state') {
+      const known = new Set((payload as AppState).accounts.map((a) => a.id));
+      for (const id of [...states.keys()]) if (!known.has(id)) states.delete(id);
+    }
+    return tracker.handlePush(channel, payload, focused);
+  }
+  return { tracker, push };
+}
+
+describe('unread counts from the register snapshot (accountStateFromSnapshot)', () => {
   it('reads unread_msgs: streams, private, huddles and mentions; muted streams do not count', () => {
-    const state = attentionFromSnapshot(
+    const state = accountStateFromSnapshot(
       snapshot({
         unread_msgs: {
           count: 6,
@@ -152,23 +170,24 @@ describe('attentionFromSnapshot and unreadCounts', () => {
         },
       }),
     );
-    // 1,2,3 private; 4,5 general; 6 muted (not counted); 7 muted but a mention (counted).
-    expect(unreadCounts(state)).toEqual({ all: 6, privateAndMentions: 5 });
+    // 1,2,3 private; 4,5 general; 6 muted (not counted); 7 muted: a mention, but muted streams do
+    // not count toward unread totals (the spec), so only among private messages and mentions.
+    expect(unreadCounts(state)).toEqual({ all: 5, privateAndMentions: 5 });
   });
 
   it('has no unreads when the snapshot has none or an unknown shape', () => {
-    expect(unreadCounts(attentionFromSnapshot(snapshot({ unread_msgs: undefined })))).toEqual({
+    expect(unreadCounts(accountStateFromSnapshot(snapshot({ unread_msgs: undefined })))).toEqual({
       all: 0,
       privateAndMentions: 0,
     });
-    expect(unreadCounts(attentionFromSnapshot(snapshot({ unread_msgs: { pms: 'x' } })))).toEqual({
+    expect(unreadCounts(accountStateFromSnapshot(snapshot({ unread_msgs: { pms: 'x' } })))).toEqual({
       all: 0,
       privateAndMentions: 0,
     });
   });
 
   it('honours muted and unmuted topics', () => {
-    const state = attentionFromSnapshot(
+    const state = accountStateFromSnapshot(
       snapshot({
         user_topics: [
           { stream_id: 1, topic_name: 'Boring', last_updated: 1, visibility_policy: 1 },
@@ -191,10 +210,10 @@ describe('attentionFromSnapshot and unreadCounts', () => {
   });
 });
 
-describe('applyAttentionEvents', () => {
+describe('unread counts and the state attention reads, following events (applyEvents)', () => {
   it('counts new unread messages and not those that arrive read', () => {
-    let state = attentionFromSnapshot(snapshot());
-    state = applyAttentionEvents(state, [
+    let state = accountStateFromSnapshot(snapshot());
+    state = applyEvents(state, [
       streamMessage(1, 1, 'lunch'),
       streamMessage(2, 1, 'lunch', ['mentioned']),
       privateMessage(3),
@@ -205,33 +224,44 @@ describe('applyAttentionEvents', () => {
   });
 
   it('forgets messages marked read, deleted, or all read; counts those marked unread again', () => {
-    let state = attentionFromSnapshot(snapshot());
-    state = applyAttentionEvents(state, [
+    let state = accountStateFromSnapshot(snapshot());
+    state = applyEvents(state, [
       streamMessage(1, 1, 'a'),
       streamMessage(2, 1, 'a'),
       streamMessage(3, 1, 'a'),
       privateMessage(4),
     ]);
-    state = applyAttentionEvents(state, [
+    state = applyEvents(state, [
       ev({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [1], all: false }),
       ev({ type: 'delete_message', message_type: 'stream', message_ids: [2], stream_id: 1, topic: 'a' }),
       ev({ type: 'delete_message', message_type: 'private', message_id: 4 }),
       ev({ type: 'update_message_flags', op: 'add', flag: 'starred', messages: [3], all: false }),
     ]);
     expect(unreadCounts(state).all).toBe(1);
-    state = applyAttentionEvents(state, [
-      ev({ type: 'update_message_flags', op: 'remove', flag: 'read', messages: [1, 3], all: false }),
+    state = applyEvents(state, [
+      ev({
+        type: 'update_message_flags',
+        op: 'remove',
+        flag: 'read',
+        messages: [1, 3],
+        all: false,
+        // Where each message lives, as the interface family's event says (feature level 121).
+        message_details: {
+          1: { type: 'stream', stream_id: 1, topic: 'a' },
+          3: { type: 'stream', stream_id: 1, topic: 'a' },
+        },
+      }),
     ]);
     expect(unreadCounts(state)).toEqual({ all: 2, privateAndMentions: 0 });
-    state = applyAttentionEvents(state, [
+    state = applyEvents(state, [
       ev({ type: 'update_message_flags', op: 'add', flag: 'read', messages: [], all: true }),
     ]);
     expect(unreadCounts(state).all).toBe(0);
   });
 
   it('follows settings, subscription and topic changes', () => {
-    let state = attentionFromSnapshot(snapshot());
-    state = applyAttentionEvents(state, [
+    let state = accountStateFromSnapshot(snapshot());
+    state = applyEvents(state, [
       ev({ type: 'user_settings', op: 'update', property: 'desktop_icon_count_display', value: 2 }),
       ev({
         type: 'update_global_notifications',
@@ -259,22 +289,22 @@ describe('applyAttentionEvents', () => {
       }),
       ev({ type: 'user_topic', stream_id: 1, topic_name: 'Hush', last_updated: 1, visibility_policy: 1 }),
     ]);
-    expect(state.settings).toMatchObject({
+    expect(state.userSettings).toMatchObject({
       desktop_icon_count_display: 2,
       enable_desktop_notifications: false,
       default_language: 'de',
     });
-    expect(state.subscriptions.get(1)).toEqual({
+    expect(state.subscriptions.subscribed[1]).toMatchObject({
       name: 'town square',
-      desktopNotifications: true,
-      wildcardMentionsNotify: null,
-      isMuted: false,
+      desktop_notifications: true,
+      wildcard_mentions_notify: null,
+      is_muted: false,
     });
-    expect(state.subscriptions.get(3)?.isMuted).toBe(false);
-    expect(state.subscriptions.has(2)).toBe(false);
-    expect(state.subscriptions.get(4)?.isMuted).toBe(true);
-    expect(state.topicPolicies.get('1\u0000hush')).toBe(1);
-    state = applyAttentionEvents(state, [
+    expect(state.subscriptions.subscribed[3]?.is_muted).toBe(false);
+    expect(state.subscriptions.subscribed[2]).toBeUndefined();
+    expect(state.subscriptions.subscribed[4]?.is_muted).toBe(true);
+    expect(topicPolicy(state.userTopics, 1, 'hush')).toBe(1);
+    state = applyEvents(state, [
       ev({ type: 'user_topic', stream_id: 1, topic_name: 'hush', last_updated: 2, visibility_policy: 0 }),
       ev({
         type: 'subscription',
@@ -285,15 +315,20 @@ describe('applyAttentionEvents', () => {
       }),
       ev({ type: 'subscription', op: 'update', stream_id: 1, property: 'is_muted', value: true }),
     ]);
-    expect(state.topicPolicies.size).toBe(0);
-    expect(state.subscriptions.get(1)).toMatchObject({ desktopNotifications: null, isMuted: true });
+    expect(Object.keys(state.userTopics)).toHaveLength(0);
+    expect(state.subscriptions.subscribed[1]).toMatchObject({ desktop_notifications: null, is_muted: true });
   });
 
-  it('returns the same state for a batch that changes nothing it keeps', () => {
-    const state = attentionFromSnapshot(snapshot());
+  it('reports no change for a batch that changes nothing it reads', () => {
+    const { push } = trackerWithCore();
+    push('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() });
     expect(
-      applyAttentionEvents(state, [ev({ type: 'user_status', user_id: ALICE, status_text: 'away' })]),
-    ).toBe(state);
+      push('account.events', {
+        accountId: 'a',
+        generation: 0,
+        events: [ev({ type: 'user_status', user_id: ALICE, status_text: 'away' })],
+      }),
+    ).toEqual({ notifications: [], countsChanged: false, languageChanged: false });
   });
 });
 
@@ -314,7 +349,7 @@ describe('the badge', () => {
     [undefined, 4],
   ])('desktop_icon_count_display %s counts %i', (mode, count) => {
     expect(
-      accountBadgeCount(withSettings({ desktop_icon_count_display: mode }, { unread_msgs: unread })),
+      selectBadgeCount(withSettings({ desktop_icon_count_display: mode }, { unread_msgs: unread })),
     ).toBe(count);
   });
 
@@ -340,7 +375,7 @@ describe('the badge', () => {
 });
 
 describe('shouldNotify', () => {
-  const defaults = attentionFromSnapshot(snapshot());
+  const defaults = accountStateFromSnapshot(snapshot());
 
   it('notifies private messages and direct mentions with the defaults', () => {
     expect(shouldNotify(defaults, privateMessage(1))).toBe(true);
@@ -427,7 +462,7 @@ describe('shouldNotify', () => {
 });
 
 describe('notificationContent', () => {
-  const state = attentionFromSnapshot(snapshot());
+  const state = accountStateFromSnapshot(snapshot());
 
   it('titles stream messages with the stream and topic, the body as plain text', () => {
     expect(notificationContent(state, streamMessage(1, 1, 'lunch', ['mentioned']))).toEqual({
@@ -508,19 +543,17 @@ describe('AttentionTracker', () => {
   });
 
   it('follows snapshots and event batches per account, and notifies new messages', () => {
-    const tracker = new AttentionTracker();
-    expect(tracker.handlePush('app.state', accountState(['a', 'b'], 'a'))).toMatchObject({
+    const { tracker, push } = trackerWithCore();
+    expect(push('app.state', accountState(['a', 'b'], 'a'))).toMatchObject({
       languageChanged: true,
     });
-    expect(
-      tracker.handlePush('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() }),
-    ).toEqual({
+    expect(push('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() })).toEqual({
       notifications: [],
       countsChanged: true,
       languageChanged: true,
     });
-    tracker.handlePush('account.snapshot', { accountId: 'b', generation: 3, state: snapshot() });
-    const update = tracker.handlePush('account.events', {
+    push('account.snapshot', { accountId: 'b', generation: 3, state: snapshot() });
+    const update = push('account.events', {
       accountId: 'b',
       generation: 3,
       events: [privateMessage(50), streamMessage(51, 1, 't')],
@@ -535,15 +568,15 @@ describe('AttentionTracker', () => {
   });
 
   it('ignores batches of an older generation and accounts it has no snapshot of', () => {
-    const tracker = new AttentionTracker();
-    tracker.handlePush('account.snapshot', { accountId: 'a', generation: 2, state: snapshot() });
-    const stale = tracker.handlePush('account.events', {
+    const { tracker, push } = trackerWithCore();
+    push('account.snapshot', { accountId: 'a', generation: 2, state: snapshot() });
+    const stale = push('account.events', {
       accountId: 'a',
       generation: 1,
       events: [privateMessage(1)],
     });
     expect(stale).toEqual({ notifications: [], countsChanged: false, languageChanged: false });
-    const unknown = tracker.handlePush('account.events', {
+    const unknown = push('account.events', {
       accountId: 'zz',
       generation: 2,
       events: [privateMessage(2)],
@@ -553,9 +586,9 @@ describe('AttentionTracker', () => {
   });
 
   it('counts but does not notify for the account the user is looking at', () => {
-    const tracker = new AttentionTracker();
-    tracker.handlePush('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() });
-    const update = tracker.handlePush(
+    const { tracker, push } = trackerWithCore();
+    push('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() });
+    const update = push(
       'account.events',
       { accountId: 'a', generation: 0, events: [privateMessage(1)] },
       'a',
@@ -565,20 +598,20 @@ describe('AttentionTracker', () => {
   });
 
   it("drops signed-out accounts from the count, and uses the active account's language", () => {
-    const tracker = new AttentionTracker();
-    tracker.handlePush('account.snapshot', {
+    const { tracker, push } = trackerWithCore();
+    push('account.snapshot', {
       accountId: 'a',
       generation: 0,
       state: snapshot({ unread_msgs: { pms: [], huddles: [], streams: [], mentions: [] } }),
     });
     const de = snapshot();
     (de.user_settings as Record<string, unknown>).default_language = 'de';
-    tracker.handlePush('account.snapshot', { accountId: 'b', generation: 0, state: de });
-    tracker.handlePush('account.events', { accountId: 'b', generation: 0, events: [privateMessage(1)] });
-    tracker.handlePush('app.state', accountState(['a', 'b'], 'b'));
+    push('account.snapshot', { accountId: 'b', generation: 0, state: de });
+    push('account.events', { accountId: 'b', generation: 0, events: [privateMessage(1)] });
+    push('app.state', accountState(['a', 'b'], 'b'));
     expect(tracker.defaultLanguage()).toBe('de');
     expect(tracker.badgeCount()).toBe(1);
-    expect(tracker.handlePush('app.state', accountState(['a'], 'a'))).toEqual({
+    expect(push('app.state', accountState(['a'], 'a'))).toEqual({
       notifications: [],
       countsChanged: true,
       languageChanged: true,

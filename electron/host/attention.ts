@@ -2,296 +2,32 @@
  * What the Electron glue needs to draw the user's attention: unread counts for the dock/taskbar
  * badge and the tray, and which new messages deserve a desktop notification, with its text.
  *
- * Pure and Electron-free (plain-Node tests check every rule). The glue feeds it the core's own
- * pushes (snapshots and event batches, exactly what the renderer gets) through
- * `AttentionTracker`, and only turns its answers into `app.setBadgeCount`, tray tooltips and
- * `Notification`s. The rules follow the interface family's web client
- * (`should_send_desktop_notification`, `receives_notifications`, the favicon count).
+ * Pure and Electron-free (plain-Node tests check every rule). It keeps no state of its own: each
+ * account's state is the shared/domain AccountState that the core's UpdateMachine already keeps
+ * (the renderer's stores build the same one), so "unread" and "muted" have one definition, in
+ * shared/domain/selectors.ts. The glue hands `AttentionTracker` the core's pushes as triggers and
+ * only turns its answers into `app.setBadgeCount`, tray tooltips and `Notification`s. The rules
+ * follow the interface family's web client (`should_send_desktop_notification`,
+ * `receives_notifications`, the favicon count).
  */
-import { z } from 'zod';
-import { applySettingsEvent, type UserSettingsState } from '../../shared/domain';
+import { type AccountState, isTopicMuted, selectBadgeCount } from '../../shared/domain';
 import type { AppState, PushChannel, PushPayloads } from '../../shared/ipc';
-import type { EventOf, RegisterState, ServerEvent } from '../../shared/protocol';
+import type { EventOf } from '../../shared/protocol';
 
-// ---- state ----------------------------------------------------------------------------------
-
-interface SubscriptionPrefs {
-  name: string;
-  /** null: follow the user's enable_stream_desktop_notifications. */
-  desktopNotifications: boolean | null;
-  /** null: follow the user's wildcard_mentions_notify. */
-  wildcardMentionsNotify: boolean | null;
-  isMuted: boolean;
-}
-
-interface UnreadMessage {
-  /** Null for a message marked unread again: the event does not say what it was. */
-  kind: 'stream' | 'private' | null;
-  streamId: number | null;
-  topic: string | null;
-  mentioned: boolean;
-}
-
-/** user_topic visibility_policy values (the spec's user topic). */
-const TOPIC_MUTED = 1;
-const TOPIC_UNMUTED = 2;
-const TOPIC_FOLLOWED = 3;
-
-export interface AttentionState {
-  userId: number | null;
-  settings: UserSettingsState;
-  subscriptions: ReadonlyMap<number, SubscriptionPrefs>;
-  /** `${stream_id}\0${lowercased topic}` -> visibility_policy (only non-default ones). */
-  topicPolicies: ReadonlyMap<string, number>;
-  unread: ReadonlyMap<number, UnreadMessage>;
-}
-
-const ids = z.array(z.number().int());
-const unreadMsgsSchema = z.looseObject({
-  pms: z.array(z.looseObject({ unread_message_ids: ids })).default([]),
-  streams: z
-    .array(z.looseObject({ stream_id: z.number().int(), topic: z.string(), unread_message_ids: ids }))
-    .default([]),
-  huddles: z.array(z.looseObject({ unread_message_ids: ids })).default([]),
-  mentions: ids.default([]),
-});
-const userTopicsSchema = z.array(
-  z.looseObject({ stream_id: z.number().int(), topic_name: z.string(), visibility_policy: z.number().int() }),
-);
-
-const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
-
-function prefsOf(sub: {
-  name: string;
-  desktop_notifications: boolean | null;
-  wildcard_mentions_notify: boolean | null;
-  is_muted: boolean;
-}): SubscriptionPrefs {
-  return {
-    name: sub.name,
-    desktopNotifications: sub.desktop_notifications,
-    wildcardMentionsNotify: sub.wildcard_mentions_notify,
-    isMuted: sub.is_muted,
-  };
-}
-
-export function attentionFromSnapshot(snapshot: RegisterState): AttentionState {
-  const subscriptions = new Map<number, SubscriptionPrefs>();
-  for (const sub of snapshot.subscriptions ?? []) subscriptions.set(sub.stream_id, prefsOf(sub));
-
-  const topicPolicies = new Map<string, number>();
-  const topics = userTopicsSchema.safeParse(snapshot.user_topics);
-  for (const t of topics.success ? topics.data : []) {
-    if (t.visibility_policy !== 0)
-      topicPolicies.set(topicKey(t.stream_id, t.topic_name), t.visibility_policy);
-  }
-
-  const unread = new Map<number, UnreadMessage>();
-  // Missing or of another shape (an older server): no unread counts rather than a failure.
-  const parsed = unreadMsgsSchema.safeParse(snapshot.unread_msgs);
-  if (parsed.success) {
-    const u = parsed.data;
-    const mentions = new Set(u.mentions);
-    for (const s of u.streams) {
-      for (const id of s.unread_message_ids) {
-        unread.set(id, {
-          kind: 'stream',
-          streamId: s.stream_id,
-          topic: s.topic,
-          mentioned: mentions.has(id),
-        });
-      }
-    }
-    for (const group of [...u.pms, ...u.huddles]) {
-      for (const id of group.unread_message_ids) {
-        unread.set(id, { kind: 'private', streamId: null, topic: null, mentioned: mentions.has(id) });
-      }
-    }
-  }
-  return {
-    userId: snapshot.user_id ?? null,
-    settings: (snapshot.user_settings ?? {}) as UserSettingsState,
-    subscriptions,
-    topicPolicies,
-    unread,
-  };
-}
-
-const MENTION_FLAGS = [
-  'mentioned',
-  'wildcard_mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-];
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
-/** Applies one batch; the maps are copied once per batch, not per event. */
-export function applyAttentionEvents(state: AttentionState, events: readonly ServerEvent[]): AttentionState {
-  let settings = state.settings;
-  let subscriptions: Map<number, SubscriptionPrefs> | null = null;
-  let topicPolicies: Map<string, number> | null = null;
-  let unread: Map<number, UnreadMessage> | null = null;
-  const subs = () => {
-    subscriptions ??= new Map(state.subscriptions);
-    return subscriptions;
-  };
-  const topics = () => {
-    topicPolicies ??= new Map(state.topicPolicies);
-    return topicPolicies;
-  };
-  const unreads = () => {
-    unread ??= new Map(state.unread);
-    return unread;
-  };
-
-  for (const event of events) {
-    switch (event.type) {
-      case 'user_settings':
-      case 'update_display_settings':
-      case 'update_global_notifications':
-        settings = applySettingsEvent(settings, event);
-        break;
-      case 'subscription':
-        if (event.op === 'add') for (const s of event.subscriptions) subs().set(s.stream_id, prefsOf(s));
-        else if (event.op === 'remove') for (const s of event.subscriptions) subs().delete(s.stream_id);
-        else if (event.op === 'update') updateSubscription(subs(), event);
-        break;
-      case 'stream':
-        if (event.op === 'update' && event.property === 'name' && typeof event.value === 'string') {
-          const sub = subs().get(event.stream_id);
-          if (sub) subs().set(event.stream_id, { ...sub, name: event.value });
-        }
-        break;
-      case 'user_topic': {
-        const key = topicKey(event.stream_id, event.topic_name);
-        if (event.visibility_policy === 0) topics().delete(key);
-        else topics().set(key, event.visibility_policy);
-        break;
-      }
-      case 'message': {
-        if (event.flags.includes('read')) break;
-        const m = event.message;
-        unreads().set(m.id, {
-          kind: m.type,
-          streamId: m.type === 'stream' ? (m.stream_id ?? null) : null,
-          topic: m.type === 'stream' ? m.subject : null,
-          mentioned: event.flags.some((f) => MENTION_FLAGS.includes(f)),
-        });
-        break;
-      }
-      case 'update_message_flags':
-        if (event.flag !== 'read') break;
-        if (event.op === 'add') {
-          if (event.all) unreads().clear();
-          else for (const id of event.messages) unreads().delete(id);
-        } else {
-          // Marked unread again: counted among all unreads; what kind it is, the event omits.
-          for (const id of event.messages) {
-            if (!unreads().has(id)) {
-              unreads().set(id, { kind: null, streamId: null, topic: null, mentioned: false });
-            }
-          }
-        }
-        break;
-      case 'delete_message':
-        for (const id of event.message_ids ?? (event.message_id !== undefined ? [event.message_id] : [])) {
-          unreads().delete(id);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  if (settings === state.settings && !subscriptions && !topicPolicies && !unread) return state;
-  return {
-    userId: state.userId,
-    settings,
-    subscriptions: subscriptions ?? state.subscriptions,
-    topicPolicies: topicPolicies ?? state.topicPolicies,
-    unread: unread ?? state.unread,
-  };
-}
-
-function updateSubscription(subs: Map<number, SubscriptionPrefs>, event: EventOf<'subscription'>): void {
-  if (event.op !== 'update') return;
-  const sub = subs.get(event.stream_id);
-  if (!sub) return;
-  const v = event.value;
-  const nullableBool = typeof v === 'boolean' || v === null ? v : undefined;
-  switch (event.property) {
-    case 'desktop_notifications':
-      if (nullableBool !== undefined)
-        subs.set(event.stream_id, { ...sub, desktopNotifications: nullableBool });
-      break;
-    case 'wildcard_mentions_notify':
-      if (nullableBool !== undefined)
-        subs.set(event.stream_id, { ...sub, wildcardMentionsNotify: nullableBool });
-      break;
-    case 'is_muted':
-      if (typeof v === 'boolean') subs.set(event.stream_id, { ...sub, isMuted: v });
-      break;
-    // The legacy inverse of is_muted.
-    case 'in_home_view':
-      if (typeof v === 'boolean') subs.set(event.stream_id, { ...sub, isMuted: !v });
-      break;
-  }
-}
-
-// ---- settings with their documented defaults --------------------------------------------------
-
-function boolSetting(state: AttentionState, name: string, fallback: boolean): boolean {
-  const v = state.settings[name];
+/** A user setting with its documented default when the snapshot lacks it. */
+function boolSetting(state: AccountState, name: string, fallback: boolean): boolean {
+  const v = state.userSettings[name];
   return typeof v === 'boolean' ? v : fallback;
 }
 
-/** desktop_icon_count_display: 1 all unread messages, 2 private messages and mentions, 3 none. */
-export type IconCountDisplay = 1 | 2 | 3;
+// ---- the badge ------------------------------------------------------------------------------
 
-export function iconCountDisplay(state: AttentionState): IconCountDisplay {
-  const v = state.settings.desktop_icon_count_display;
-  return v === 2 || v === 3 ? v : 1;
-}
-
-// ---- counts -------------------------------------------------------------------------------
-
-/** Muted streams and topics do not count, unless the topic is unmuted/followed or the user mentioned. */
-function isMutedFor(state: AttentionState, streamId: number | null, topic: string | null): boolean {
-  if (streamId === null) return false;
-  const policy = topic === null ? undefined : state.topicPolicies.get(topicKey(streamId, topic));
-  if (policy === TOPIC_MUTED) return true;
-  if (policy === TOPIC_UNMUTED || policy === TOPIC_FOLLOWED) return false;
-  return state.subscriptions.get(streamId)?.isMuted ?? false;
-}
-
-export interface UnreadCounts {
-  /** Unread messages outside muted streams and topics (mentions always count). */
-  all: number;
-  /** Unread private messages, and messages that mention the user. */
-  privateAndMentions: number;
-}
-
-export function unreadCounts(state: AttentionState): UnreadCounts {
-  let all = 0;
-  let privateAndMentions = 0;
-  for (const m of state.unread.values()) {
-    if (m.kind === 'private' || m.mentioned) privateAndMentions += 1;
-    if (m.mentioned || !isMutedFor(state, m.streamId, m.topic)) all += 1;
-  }
-  return { all, privateAndMentions };
-}
-
-/** One account's contribution to the badge, as its user's desktop_icon_count_display asks. */
-export function accountBadgeCount(state: AttentionState): number {
-  const mode = iconCountDisplay(state);
-  if (mode === 3) return 0;
-  const counts = unreadCounts(state);
-  return mode === 1 ? counts.all : counts.privateAndMentions;
-}
-
-/** The dock/taskbar badge over every signed-in account. */
-export function badgeCount(states: Iterable<AttentionState>): number {
+/** The dock/taskbar badge over every signed-in account, each by its own desktop_icon_count_display. */
+export function badgeCount(states: Iterable<AccountState>): number {
   let total = 0;
-  for (const s of states) total += accountBadgeCount(s);
+  for (const s of states) total += selectBadgeCount(s);
   return total;
 }
 
@@ -312,14 +48,14 @@ export type MessageEvent = EventOf<'message'>;
 
 /** stream's desktop_notifications or wildcard_mentions_notify, null meaning the user's own setting. */
 function streamReceives(
-  state: AttentionState,
+  state: AccountState,
   streamId: number | undefined,
   which: 'desktop' | 'wildcard',
 ): boolean {
   if (streamId === undefined) return false;
-  const sub = state.subscriptions.get(streamId);
+  const sub = state.subscriptions.subscribed[streamId];
   if (!sub) return false;
-  const own = which === 'desktop' ? sub.desktopNotifications : sub.wildcardMentionsNotify;
+  const own = which === 'desktop' ? sub.desktop_notifications : sub.wildcard_mentions_notify;
   if (own !== null) return own;
   return which === 'desktop'
     ? boolSetting(state, 'enable_stream_desktop_notifications', false)
@@ -335,12 +71,17 @@ function streamReceives(
  * - otherwise only with enable_desktop_notifications on: private messages, direct mentions,
  *   alert words, and wildcard mentions where wildcard_mentions_notify (stream, then user) is on.
  */
-export function shouldNotify(state: AttentionState, event: MessageEvent): boolean {
+export function shouldNotify(state: AccountState, event: MessageEvent): boolean {
   const m = event.message;
   const flags = event.flags;
   if (flags.includes('read') || (state.userId !== null && m.sender_id === state.userId)) return false;
   const mentionedDirectly = flags.includes('mentioned');
-  if (m.type === 'stream' && !mentionedDirectly && isMutedFor(state, m.stream_id ?? null, m.subject)) {
+  if (
+    m.type === 'stream' &&
+    !mentionedDirectly &&
+    m.stream_id !== undefined &&
+    isTopicMuted(state, m.stream_id, m.subject)
+  ) {
     return false;
   }
   if (m.type === 'stream' && streamReceives(state, m.stream_id, 'desktop')) return true;
@@ -390,7 +131,7 @@ function stringField(m: Record<string, unknown>, name: string): string | null {
  * Title and body of the notification for a message. Private message content stays out when
  * pm_content_in_desktop_notifications is off (the notification may show on a locked screen).
  */
-export function notificationContent(state: AttentionState, event: MessageEvent): NotificationContent {
+export function notificationContent(state: AccountState, event: MessageEvent): NotificationContent {
   const m = event.message as MessageEvent['message'] & Record<string, unknown>;
   const sender = stringField(m, 'sender_full_name') ?? 'Someone';
   const raw = stringField(m, 'content') ?? '';
@@ -399,7 +140,7 @@ export function notificationContent(state: AttentionState, event: MessageEvent):
   if (m.type === 'stream') {
     const streamName =
       stringField(m, 'display_recipient') ??
-      (m.stream_id !== undefined ? state.subscriptions.get(m.stream_id)?.name : undefined) ??
+      (m.stream_id !== undefined ? state.subscriptions.subscribed[m.stream_id]?.name : undefined) ??
       'a stream';
     return { title: `${sender} (to ${streamName} > ${m.subject})`, body: text };
   }
@@ -430,13 +171,22 @@ export interface AttentionUpdate {
   languageChanged: boolean;
 }
 
+/** Where the tracker reads an account's state: the core's, as of its latest push. */
+export type AccountStateSource = (accountId: string) => { generation: number; state: AccountState } | null;
+
+const defaultLanguageOf = (state: AccountState | undefined): unknown => state?.userSettings.default_language;
+
 /**
- * Follows the core's pushes for every account. `focusedAccountId` is the account the user is
- * looking at in a focused window: its messages are on screen, so they get no notification.
+ * Follows the core's pushes for every account, reading each account's state from the core
+ * (`stateOf`) when a push says it changed. `focusedAccountId` is the account the user is looking
+ * at in a focused window: its messages are on screen, so they get no notification.
  */
 export class AttentionTracker {
-  private readonly accounts = new Map<string, { generation: number; state: AttentionState }>();
+  /** Accounts with a snapshot: the state of the last push seen, and its generation. */
+  private readonly accounts = new Map<string, { generation: number; state: AccountState }>();
   private activeAccountId: string | null = null;
+
+  constructor(private readonly stateOf: AccountStateSource) {}
 
   handlePush<P extends PushChannel>(
     channel: P,
@@ -458,22 +208,25 @@ export class AttentionTracker {
       }
       case 'account.snapshot': {
         const snap = payload as PushPayloads['account.snapshot'];
+        const current = this.stateOf(snap.accountId);
+        if (!current || current.generation !== snap.generation) return none;
         const before = this.accounts.get(snap.accountId)?.state;
-        const state = attentionFromSnapshot(snap.state);
-        this.accounts.set(snap.accountId, { generation: snap.generation, state });
+        this.accounts.set(snap.accountId, current);
         return {
           ...none,
           countsChanged: true,
-          languageChanged: before?.settings.default_language !== state.settings.default_language,
+          languageChanged: defaultLanguageOf(before) !== defaultLanguageOf(current.state),
         };
       }
       case 'account.events': {
         const batch = payload as PushPayloads['account.events'];
         const entry = this.accounts.get(batch.accountId);
-        // From an older queue than the snapshot we hold: already part of that snapshot.
-        if (!entry || entry.generation !== batch.generation) return none;
-        const state = applyAttentionEvents(entry.state, batch.events);
-        this.accounts.set(batch.accountId, { generation: batch.generation, state });
+        const current = this.stateOf(batch.accountId);
+        // Of an account without a snapshot yet, or of an older queue than the state the core
+        // holds now (its events are part of that state's snapshot).
+        if (!entry || !current || current.generation !== batch.generation) return none;
+        const state = current.state;
+        this.accounts.set(batch.accountId, current);
         const notifications: PendingNotification[] = [];
         if (batch.accountId !== focusedAccountId) {
           for (const event of batch.events) {
@@ -487,8 +240,8 @@ export class AttentionTracker {
         }
         return {
           notifications,
-          countsChanged: state !== entry.state,
-          languageChanged: state.settings.default_language !== entry.state.settings.default_language,
+          countsChanged: selectBadgeCount(state) !== selectBadgeCount(entry.state),
+          languageChanged: defaultLanguageOf(state) !== defaultLanguageOf(entry.state),
         };
       }
       default:
@@ -503,15 +256,11 @@ export class AttentionTracker {
   /** The active account's default_language (the window shows that account). */
   defaultLanguage(): string | null {
     const id = this.activeAccountId ?? this.accounts.keys().next().value ?? null;
-    const v = id === null ? undefined : this.accounts.get(id)?.state.settings.default_language;
+    const v = id === null ? undefined : defaultLanguageOf(this.accounts.get(id)?.state);
     return typeof v === 'string' ? v : null;
   }
 
   get active(): string | null {
     return this.activeAccountId;
-  }
-
-  state(accountId: string): AttentionState | null {
-    return this.accounts.get(accountId)?.state ?? null;
   }
 }

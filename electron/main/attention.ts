@@ -1,6 +1,7 @@
 /**
  * Badge, tray tooltip, desktop notifications and spellchecker languages, driven by the core's
- * pushes through AttentionTracker (electron/host/attention.ts), where every rule lives.
+ * pushes through AttentionTracker (electron/host/attention.ts), where every rule lives; it reads
+ * each account's state from the core.
  */
 import { app, type BrowserWindow, Notification, nativeImage, session, type Tray } from 'electron';
 import type { Core } from '../core';
@@ -17,7 +18,7 @@ export interface AttentionWiring {
 }
 
 export function wireAttention(core: Core, wiring: AttentionWiring): AttentionTracker {
-  const tracker = new AttentionTracker();
+  const tracker = new AttentionTracker((accountId) => core.accountState(accountId));
   const overlay = nativeImage.createFromBuffer(badgeOverlayPng(16));
   // Kept referenced until closed: a collected Notification loses its click handler.
   const shown = new Set<Notification>();

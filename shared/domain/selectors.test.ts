@@ -3,7 +3,9 @@ import { BOB, snapshotFixture, subscription } from './fixtures';
 import {
   accountStateFromSnapshot,
   applyEvent,
+  selectBadgeCount,
   selectMentionUnread,
+  selectPrivateAndMentionUnread,
   selectPrivateUnread,
   selectStreamUnread,
   selectTopicUnread,
@@ -33,6 +35,7 @@ describe('unread counts', () => {
       topics: { '1\u0000lunch': 2, '2\u0000logo': 1 },
       privateMessages: 1,
       mentions: 1,
+      privateAndMentions: 2,
     });
     expect([
       selectUnreadTotal(state),
@@ -97,6 +100,37 @@ describe('unread counts', () => {
       topics: {},
       privateMessages: 0,
       mentions: 0,
+      privateAndMentions: 0,
     });
+  });
+});
+
+describe('private messages and mentions, and the badge', () => {
+  it('counts a private message that mentions the user once, and mentions in muted streams', () => {
+    const state = accountStateFromSnapshot(
+      snapshotFixture({
+        unread_msgs: {
+          pms: [{ other_user_id: BOB, sender_id: BOB, unread_message_ids: [20] }],
+          streams: [{ stream_id: 2, topic: 'logo', unread_message_ids: [23] }],
+          huddles: [],
+          mentions: [20, 23],
+        },
+      }),
+    );
+    // 23 is in the muted stream: out of the total, but it mentions the user.
+    expect([selectUnreadTotal(state), selectPrivateAndMentionUnread(state)]).toEqual([1, 2]);
+  });
+
+  it.each([
+    [1, 3],
+    [2, 2],
+    [3, 0],
+    [7, 3],
+    [undefined, 3],
+  ])('desktop_icon_count_display %s: the badge shows %i', (mode, count) => {
+    const state = accountStateFromSnapshot(
+      snapshotFixture({ user_settings: { desktop_icon_count_display: mode } }),
+    );
+    expect(selectBadgeCount(state)).toBe(count);
   });
 });

@@ -2,7 +2,9 @@
  * Derived values over an AccountState, for the UIs (badge, tray, stream list). Unread counts
  * follow the spec: muted streams do not count toward unread totals; a muted topic does not
  * either, and an unmuted or followed topic in a muted stream does. Messages in streams the
- * user is not subscribed to are not counted.
+ * user is not subscribed to are not counted. A mention in a muted stream or topic stays out of
+ * the total too (the spec's rule has no exception for it); it counts among `mentions` and
+ * `privateAndMentions`, which are about who is addressed, not about muting.
  */
 import type { AccountState } from './account';
 import { topicKey, VISIBILITY_POLICY } from './user-topics';
@@ -17,9 +19,15 @@ export interface UnreadSummary {
   /** One-to-one and group private messages. */
   privateMessages: number;
   mentions: number;
+  /** Private messages and messages that mention the user, each counted once. */
+  privateAndMentions: number;
 }
 
-/** Whether a stream message counts, given the stream's mute state and the topic's policy. */
+/**
+ * Whether a stream message is muted, given the stream's mute state and the topic's policy: the
+ * one definition of "muted" for unread counts and notifications. A stream the user is not
+ * subscribed to is not muted.
+ */
 export function isTopicMuted(state: AccountState, streamId: number, topic: string): boolean {
   const policy = state.userTopics[topicKey(streamId, topic)]?.visibility_policy ?? VISIBILITY_POLICY.inherit;
   if (policy === VISIBILITY_POLICY.muted) return true;
@@ -48,7 +56,18 @@ function summarize(state: AccountState): UnreadSummary {
     if (topicPolicy !== VISIBILITY_POLICY.muted) streams[where.streamId] = (streams[where.streamId] ?? 0) + 1;
     if (!isTopicMuted(state, where.streamId, where.topic)) total += 1;
   }
-  return { total, streams, topics, privateMessages, mentions: state.unreads.mentions.length };
+  let mentionedInStreams = 0;
+  for (const id of state.unreads.mentions) {
+    if (state.unreads.messages[id]?.kind === 'stream') mentionedInStreams += 1;
+  }
+  return {
+    total,
+    streams,
+    topics,
+    privateMessages,
+    mentions: state.unreads.mentions.length,
+    privateAndMentions: privateMessages + mentionedInStreams,
+  };
 }
 
 /** The unread summary; computed once per state object. */
@@ -68,3 +87,26 @@ export const selectTopicUnread = (state: AccountState, streamId: number, topic: 
   unreadSummary(state).topics[topicKey(streamId, topic)] ?? 0;
 export const selectPrivateUnread = (state: AccountState): number => unreadSummary(state).privateMessages;
 export const selectMentionUnread = (state: AccountState): number => unreadSummary(state).mentions;
+export const selectPrivateAndMentionUnread = (state: AccountState): number =>
+  unreadSummary(state).privateAndMentions;
+
+/** The user's desktop_icon_count_display: 1 all unread messages, 2 private messages and mentions, 3 none. */
+export type IconCountDisplay = 1 | 2 | 3;
+
+/** desktop_icon_count_display, unknown or missing values read as the default (1). */
+export function iconCountDisplay(state: AccountState): IconCountDisplay {
+  const v = state.userSettings.desktop_icon_count_display;
+  return v === 2 || v === 3 ? v : 1;
+}
+
+/** What the app icon's badge shows for this account, as desktop_icon_count_display asks. */
+export function selectBadgeCount(state: AccountState): number {
+  switch (iconCountDisplay(state)) {
+    case 1:
+      return selectUnreadTotal(state);
+    case 2:
+      return selectPrivateAndMentionUnread(state);
+    case 3:
+      return 0;
+  }
+}

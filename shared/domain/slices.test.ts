@@ -25,6 +25,7 @@ import {
   topicKey,
   type UnreadState,
   type UsersState,
+  unreadsFromSnapshot,
   usersFromSnapshot,
 } from './index';
 
@@ -564,6 +565,23 @@ describe('unread events', () => {
     type: 'message',
     message: { id: 40, type: 'stream', stream_id: 1, subject: 'lunch', sender_id: BOB, ...fields },
     flags,
+  });
+
+  it('snapshot: a missing unread_msgs, or parts of another shape, count no unreads', () => {
+    const none = { messages: {}, mentions: [] };
+    expect(unreadsFromSnapshot(undefined)).toEqual(none);
+    expect(unreadsFromSnapshot('x')).toEqual(none);
+    expect(unreadsFromSnapshot({ pms: 'x', mentions: 'y' })).toEqual(none);
+    expect(
+      unreadsFromSnapshot({
+        streams: [
+          { stream_id: 1, unread_message_ids: [5] },
+          { stream_id: 1, topic: 't', unread_message_ids: [6] },
+        ],
+        huddles: [{ user_ids_string: '1,2,3', unread_message_ids: 'z' }],
+        mentions: [6, 'q'],
+      }),
+    ).toEqual({ messages: { 6: { kind: 'stream', streamId: 1, topic: 't' } }, mentions: [6] });
   });
 
   it('message: a stream message from someone else is unread', () => {

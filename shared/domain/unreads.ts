@@ -25,21 +25,47 @@ interface RawUnreads {
   mentions?: readonly number[];
 }
 
+/** The groups of one unread_msgs list that have the shape `valid` checks; others are skipped. */
+function groups<T extends { unread_message_ids: readonly number[] }>(
+  list: unknown,
+  valid: (group: Record<string, unknown>) => boolean,
+): T[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter(
+    (g): g is T =>
+      typeof g === 'object' &&
+      g !== null &&
+      Array.isArray(g.unread_message_ids) &&
+      g.unread_message_ids.every(Number.isInteger) &&
+      valid(g),
+  );
+}
+
+/**
+ * From the register's unread_msgs. Missing, or parts of another shape (an older or foreign
+ * server): those parts count no unreads, rather than failing the whole snapshot.
+ */
 export function unreadsFromSnapshot(raw: unknown): UnreadState {
-  const u = (raw ?? {}) as RawUnreads;
+  const u = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<keyof RawUnreads, unknown>;
   const messages: Record<number, UnreadLocation> = {};
-  for (const s of u.streams ?? []) {
+  type Raw = Required<RawUnreads>;
+  const streams = groups<Raw['streams'][number]>(
+    u.streams,
+    (g) => Number.isInteger(g.stream_id) && typeof g.topic === 'string',
+  );
+  for (const s of streams) {
     for (const id of s.unread_message_ids)
       messages[id] = { kind: 'stream', streamId: s.stream_id, topic: s.topic };
   }
-  for (const p of u.pms ?? []) {
+  for (const p of groups<Raw['pms'][number]>(u.pms, () => true)) {
     const userId = p.other_user_id ?? p.sender_id ?? 0;
     for (const id of p.unread_message_ids) messages[id] = { kind: 'pm', userId };
   }
-  for (const h of u.huddles ?? []) {
+  for (const h of groups<Raw['huddles'][number]>(u.huddles, (g) => typeof g.user_ids_string === 'string')) {
     for (const id of h.unread_message_ids) messages[id] = { kind: 'huddle', userIds: h.user_ids_string };
   }
-  return { messages, mentions: sortedUnique(u.mentions ?? []) };
+  const mentions = Array.isArray(u.mentions) ? u.mentions.filter(Number.isInteger) : [];
+  return { messages, mentions: sortedUnique(mentions) };
 }
 
 const MENTION_FLAGS = new Set([
