@@ -1,7 +1,8 @@
 /** Local echo of subscription property writes: shown at once, settled by the event, rolled back on failure. */
 import { describe, expect, it } from 'vitest';
+import { subscription } from '../../../shared/domain/fixtures';
 import type { AccountSnapshot } from '../../../shared/ipc';
-import type { ServerEvent, Subscription } from '../../../shared/protocol';
+import type { ServerEvent } from '../../../shared/protocol';
 import { createAccountStore, UNREACHABLE } from './account';
 import {
   acknowledgeSubscriptionProperty,
@@ -15,32 +16,7 @@ import {
 import { snapshotFixture } from './fixtures';
 import { createTestBridge } from './testBridge';
 
-const general = {
-  stream_id: 1,
-  name: 'general',
-  description: '',
-  rendered_description: '',
-  date_created: 1,
-  invite_only: false,
-  is_web_public: false,
-  desktop_notifications: null,
-  email_notifications: null,
-  push_notifications: null,
-  audible_notifications: null,
-  wildcard_mentions_notify: null,
-  pin_to_top: false,
-  email_address: '',
-  is_muted: false,
-  in_home_view: true,
-  is_announcement_only: false,
-  color: '#c2c2c2',
-  stream_post_policy: 1,
-  message_retention_days: null,
-  history_public_to_subscribers: true,
-  first_message_id: null,
-  stream_weekly_traffic: null,
-  can_remove_subscribers_group_id: 1,
-} satisfies Subscription;
+const general = subscription(1, 'general');
 
 function snapshot(overrides: { generation?: number; lastEventId?: number } = {}): AccountSnapshot {
   const s = snapshotFixture(overrides);
