@@ -79,8 +79,9 @@ export function parseBasicAuth(header: string | undefined): { username: string; 
 
 /**
  * Authenticates a REST API request. 401 UNAUTHORIZED for missing, malformed or wrong
- * credentials (a key of another user is just a wrong key); 401 USER_DEACTIVATED only
- * once the key has matched.
+ * credentials (a key of another user is just a wrong key), and for a deactivated user once
+ * the key has matched ("Account is deactivated"): NOTES.md keeps the USER_DEACTIVATED code
+ * for the webhook and fetch_api_key paths.
  */
 export function authenticateRequest(db: Db, realmId: number, header: string | undefined): UserRow {
   const credentials = parseBasicAuth(header);
@@ -88,7 +89,7 @@ export function authenticateRequest(db: Db, realmId: number, header: string | un
   const user = getUserByEmail(db, realmId, credentials.username);
   const keyMatches = secretsEqual(credentials.password, user?.api_key ?? NO_KEY);
   if (!user || !keyMatches) throw unauthorized('Invalid API key');
-  if (!user.is_active) throw unauthorized('Account is deactivated', 'USER_DEACTIVATED');
+  if (!user.is_active) throw unauthorized('Account is deactivated');
   if (user.bot_type === BOT_TYPES.incomingWebhook) {
     throw badRequest('This API is not available to incoming webhook bots.');
   }

@@ -101,11 +101,11 @@ describe('deactivated users', () => {
     svc.sql('UPDATE users SET is_active = 0 WHERE email = ?', svc.demo.users.guest);
   });
 
-  it('get 401 USER_DEACTIVATED with the right key', async () => {
+  it('get 401 UNAUTHORIZED "Account is deactivated" with the right key (NOTES.md: REST keeps UNAUTHORIZED)', async () => {
     const r = await call(svc.url, 'GET', '/users/me', { auth: guest });
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toBe(CHALLENGE);
-    expect(r.body).toEqual({ result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+    expect(r.body).toEqual({ result: 'error', msg: 'Account is deactivated', code: 'UNAUTHORIZED' });
   });
 
   it('get the plain invalid-key answer with a wrong key (nothing is revealed)', async () => {
