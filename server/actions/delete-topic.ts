@@ -3,21 +3,21 @@
  * newest first, each batch its own transaction, so that progress survives a timeout.
  */
 import type { ServiceContext } from '../context';
-import type { StreamRow } from '../db/streams';
+import { firstMessageId, type StreamRow } from '../db/streams';
 import type { UserRow } from '../db/users';
-import { canReadStreamHistory, firstMessageId, sendFirstMessageIdUpdate } from './messages';
+import { canReadStreamHistory, sendFirstMessageIdUpdate } from './messages';
 import { runBatched } from './read';
 import { runAction } from './transaction';
 
 export const DELETE_TOPIC_BATCH_SIZE = 100;
 
 /** Answers whether the whole topic is gone (false: the time budget ran out after progress). */
-export function deleteTopic(
+export async function deleteTopic(
   ctx: ServiceContext,
   admin: UserRow,
   stream: StreamRow,
   topic: string,
-): { complete: boolean } {
+): Promise<{ complete: boolean }> {
   const db = ctx.db;
   // With protected history an administrator deletes only what they can read: their own copies.
   const wholeHistory = canReadStreamHistory(db, admin, stream);
@@ -29,7 +29,7 @@ export function deleteTopic(
         `SELECT m.id, m.topic FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${admin.id}
          WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
       );
-  const complete = runBatched(ctx, () =>
+  const complete = await runBatched(ctx, () =>
     runAction(ctx, (events) => {
       const rows = select.all(stream.id, topic, DELETE_TOPIC_BATCH_SIZE) as { id: number; topic: string }[];
       const ids = rows.map((r) => r.id).sort((a, b) => a - b);
@@ -40,9 +40,9 @@ export function deleteTopic(
           user_id: number;
         }[]
       ).map((r) => r.user_id);
-      const firstBefore = firstMessageId(ctx, stream.id);
+      const firstBefore = firstMessageId(db, stream.id);
       db.prepare(`DELETE FROM messages WHERE id IN (${list})`).run();
-      const firstAfter = firstMessageId(ctx, stream.id);
+      const firstAfter = firstMessageId(db, stream.id);
 
       // The topic as stored (the request may differ in case).
       const stored = rows[0]?.topic ?? topic;

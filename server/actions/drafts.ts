@@ -8,6 +8,7 @@ import { getStream } from '../db/streams';
 import { type DraftRow, deleteDraft, formatDraft, getDraft, insertDraft, updateDraft } from '../db/user-data';
 import { getUserById, readUserSettings, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
+import { accessStream } from '../objects/streams';
 import { runAction } from './transaction';
 
 /** A draft as the client sends it (validated shape, not yet checked against the database). */
@@ -90,17 +91,14 @@ function truncate(text: string, max: number, marker: string): string {
   return chars.length <= max ? text : chars.slice(0, max - [...marker].length).join('') + marker;
 }
 
-/** A stream the user may post to a draft for: as the family's access_stream_by_id. */
+/** A stream the user may keep a draft for: one they may post to (objects/streams.ts accessStream). */
 function canAccessStream(db: Db, user: UserRow, streamId: number): boolean {
   const stream = getStream(db, streamId);
-  if (!stream || stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
-  const sub = db
-    .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
-    .get(user.id, streamId);
-  if (sub) return true;
-  if (stream.is_web_public === 1) return true;
-  return stream.invite_only === 0 && user.role !== 600;
+  return stream !== undefined && accessStream(db, user, stream);
 }
+
+/** 9999-12-31T23:59:59Z in Unix seconds. */
+export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
 
 /**
  * Checks a draft against the database and normalizes it as the family stores it: content
@@ -110,8 +108,12 @@ function canAccessStream(db: Db, user: UserRow, streamId: number): boolean {
 function checkDraft(db: Db, user: UserRow, draft: DraftInput, nowSeconds: number): CheckedDraft {
   const content = draft.content.trimEnd().replace(/^\n+/, '');
   if (content.includes('\0')) throw badRequest('Message must not contain null bytes');
-  const timestamp = Math.round((draft.timestamp ?? nowSeconds) * 1e6) / 1e6;
-  if (timestamp < 0) throw badRequest('Timestamp must not be negative.');
+  const raw = draft.timestamp ?? nowSeconds;
+  if (raw < 0) throw badRequest('Timestamp must not be negative.');
+  // Beyond the last second of year 9999 (the family's datetime limit), or a number that
+  // overflowed to Infinity while parsing: it would be stored as Infinity and read back as null.
+  if (!Number.isFinite(raw) || raw > MAX_DRAFT_TIMESTAMP) throw badRequest('Invalid timestamp');
+  const timestamp = Math.round(raw * 1e6) / 1e6;
 
   let topic = '';
   let to: number[] = [];

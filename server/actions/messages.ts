@@ -7,12 +7,13 @@ import type { ServiceContext } from '../context';
 import type { Db } from '../db';
 import { FLAGS } from '../db/flags';
 import { getMessage, insertMessage, type MessageRow, userMessageFlags } from '../db/messages';
-import { getStream, getStreamByName, type StreamRow } from '../db/streams';
-import { activeUserIds, getUserById, isAdmin, type UserRow } from '../db/users';
+import { firstMessageId, getStream, getStreamByName, isSubscribed, type StreamRow } from '../db/streams';
+import { getUserById, isAdmin, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import { type MentionTarget, renderMessage } from '../markdown';
 import { formatMessage, messageFlags, UserCache } from '../objects/messages';
-import { canSeeStream } from '../objects/streams';
+import { accessStream, streamViewerIds } from '../objects/streams';
+import { avatarUrl } from '../objects/users';
 import { type EventBatch, runAction } from './transaction';
 
 /** The interface family's limits: longer content and topics are truncated, not refused. */
@@ -44,6 +45,8 @@ export interface SentMessage {
   id: number;
   /** Users who got a copy of the message. */
   userIds: number[];
+  /** The stream of a stream message (as resolved from the target). */
+  stream?: StreamRow;
 }
 
 const ROLE_GUEST = 600;
@@ -57,22 +60,6 @@ export function streamNotFound(stream: number | string): ApiFailure {
     : new ApiFailure(400, 'STREAM_DOES_NOT_EXIST', `Stream '${stream}' does not exist`, { stream });
 }
 
-function activeSubscriberIds(db: Db, streamId: number): number[] {
-  return (
-    db.prepare('SELECT user_id FROM subscriptions WHERE stream_id = ? AND active = 1').all(streamId) as {
-      user_id: number;
-    }[]
-  ).map((r) => r.user_id);
-}
-
-function isSubscribed(db: Db, userId: number, streamId: number): boolean {
-  return (
-    db
-      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
-      .get(userId, streamId) !== undefined
-  );
-}
-
 /**
  * Whether the user may read the stream's whole history, whether or not they have a copy of
  * each message: public streams for members, and streams with history public to subscribers
@@ -83,17 +70,6 @@ export function canReadStreamHistory(db: Db, user: UserRow, stream: StreamRow): 
   const subscribed = isSubscribed(db, user.id, stream.id);
   if (stream.invite_only === 0) return user.role !== ROLE_GUEST || subscribed;
   return subscribed && stream.history_public_to_subscribers === 1;
-}
-
-/**
- * Whether the user may use the stream's content (post, mark read, delete a topic): public
- * streams for members, private ones for subscribers only, administrators included, as the
- * interface family's access_stream_by_id does.
- */
-export function canAccessStream(db: Db, user: UserRow, stream: StreamRow): boolean {
-  if (stream.is_web_public === 1 && user.role !== ROLE_GUEST) return true;
-  const subscribed = isSubscribed(db, user.id, stream.id);
-  return stream.invite_only === 0 ? user.role !== ROLE_GUEST || subscribed : subscribed;
 }
 
 /** The message and the user's flag bits (undefined without a copy), or "Invalid message(s)". */
@@ -110,24 +86,6 @@ export function accessMessage(
     if (stream && canReadStreamHistory(db, user, stream)) return { row, bits };
   }
   throw badRequest('Invalid message(s)');
-}
-
-export function firstMessageId(ctx: ServiceContext, streamId: number): number | null {
-  const row = ctx.db.prepare('SELECT MIN(id) AS id FROM messages WHERE stream_id = ?').get(streamId) as {
-    id: number | null;
-  };
-  return row.id;
-}
-
-/** Active users who may see that the stream exists (and so hold its first_message_id). */
-export function streamWatchers(ctx: ServiceContext, stream: StreamRow): number[] {
-  const users = ctx.db
-    .prepare(
-      `SELECT u.*, (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.stream_id = ? AND s.active = 1) AS sub
-       FROM users u WHERE u.realm_id = ? AND u.is_active = 1`,
-    )
-    .all(stream.id, ctx.realmId) as (UserRow & { sub: number | null })[];
-  return users.filter((u) => canSeeStream(u, stream, u.sub === 1)).map((u) => u.id);
 }
 
 /**
@@ -149,7 +107,7 @@ export function sendFirstMessageIdUpdate(
       property: 'first_message_id',
       value,
     },
-    streamWatchers(ctx, stream),
+    streamViewerIds(ctx.db, stream),
   );
 }
 
@@ -160,11 +118,16 @@ const WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel', 'topic']);
  * name (case-insensitive, when unambiguous) or `Name|id`; wildcards mention every recipient.
  */
 function renderWithMentions(ctx: ServiceContext, content: string) {
-  const users = ctx.db
-    .prepare('SELECT id, full_name FROM users WHERE realm_id = ? AND is_active = 1')
-    .all(ctx.realmId) as { id: number; full_name: string }[];
+  // Mentions start with `@`: without one there is nothing to look up, and the organization's
+  // users are loaded only at the first lookup.
+  if (!content.includes('@')) return renderMessage(content, () => null);
+  let loaded: { id: number; full_name: string }[] | undefined;
   const lookup = (name: string): MentionTarget => {
     if (WILDCARDS.has(name.toLowerCase())) return 'wildcard';
+    loaded ??= ctx.db
+      .prepare('SELECT id, full_name FROM users WHERE realm_id = ? AND is_active = 1')
+      .all(ctx.realmId) as { id: number; full_name: string }[];
+    const users = loaded;
     const withId = /^(.*)\|(\d+)$/.exec(name);
     const found = withId
       ? users.filter((u) => u.id === Number(withId[2]))
@@ -175,18 +138,14 @@ function renderWithMentions(ctx: ServiceContext, content: string) {
   return renderMessage(content, lookup);
 }
 
-/** Mention flag bits per user (applied to recipients only by insertMessage's copies). */
+/** Mention flag bits of a recipient (insertMessage applies them to each copy it makes). */
 function mentionFlags(
   rendered: { mentionedUserIds: Set<number>; wildcard: boolean },
   senderId: number,
-  candidates: readonly number[],
-): Map<number, number> {
-  const flags = new Map<number, number>();
-  for (const id of rendered.mentionedUserIds) flags.set(id, FLAGS.mentioned);
-  if (rendered.wildcard)
-    for (const id of candidates)
-      if (id !== senderId) flags.set(id, (flags.get(id) ?? 0) | FLAGS.wildcard_mentioned);
-  return flags;
+): (userId: number) => number {
+  return (id) =>
+    (rendered.mentionedUserIds.has(id) ? FLAGS.mentioned : 0) |
+    (rendered.wildcard && id !== senderId ? FLAGS.wildcard_mentioned : 0);
 }
 
 /** The posting policy (stream_post_policy) error for this sender, or null when allowed. */
@@ -219,8 +178,7 @@ function checkCanPost(ctx: ServiceContext, sender: UserRow, stream: StreamRow): 
   const actor =
     (sender.is_bot && sender.bot_owner_id !== null && getUserById(ctx.db, sender.bot_owner_id)) || sender;
   const mayAccess =
-    canAccessStream(ctx.db, sender, stream) ||
-    (actor !== sender && isSubscribed(ctx.db, actor.id, stream.id));
+    accessStream(ctx.db, sender, stream) || (actor !== sender && isSubscribed(ctx.db, actor.id, stream.id));
   if (!mayAccess) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
   const error = postPolicyError(actor, stream);
   if (error) throw badRequest(error);
@@ -282,17 +240,18 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
     stream = resolveStream(ctx, input.to.stream);
     const topic = normalizeTopic(input.to.topic);
     if (!input.internal) checkCanPost(ctx, sender, stream);
-    const firstBefore = firstMessageId(ctx, stream.id);
+    const firstBefore = firstMessageId(db, stream.id);
     sent = insertMessage(db, {
       realmId: ctx.realmId,
       senderId: sender.id,
       to: { stream: stream.id, topic },
       content,
       renderedContent: rendered.html,
-      extraFlags: mentionFlags(rendered, sender.id, activeSubscriberIds(db, stream.id)),
+      extraFlags: mentionFlags(rendered, sender.id),
       dateSent: now,
       client: input.client ?? 'Internal',
     });
+    sent.stream = stream;
     if (firstBefore === null) sendFirstMessageIdUpdate(ctx, events, stream, sent.id);
   } else {
     const userIds = resolveUsers(ctx, input.to.users);
@@ -302,7 +261,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
       to: { users: userIds },
       content,
       renderedContent: rendered.html,
-      extraFlags: mentionFlags(rendered, sender.id, userIds),
+      extraFlags: mentionFlags(rendered, sender.id),
       dateSent: now,
       client: input.client ?? 'Internal',
     });
@@ -310,15 +269,20 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
 
   const row = getMessage(db, sent.id);
   if (!row) throw new Error('message vanished');
-  // Built now, inside the transaction, in both shapes: queues pick theirs after the commit.
+  // Built now, inside the transaction, once; the four shapes differ only in content and
+  // avatar_url, and queues pick theirs after the commit.
   const users = new UserCache(db);
+  const base = formatMessage(db, row, { applyMarkdown: true, clientExtavatar: false }, users);
+  const senderRow = users.get(row.sender_id);
   const shapes = new Map<string, Record<string, unknown>>();
   for (const applyMarkdown of [true, false])
     for (const clientExtavatar of [true, false])
-      shapes.set(
-        `${applyMarkdown}/${clientExtavatar}`,
-        formatMessage(db, row, { applyMarkdown, clientExtavatar }, users),
-      );
+      shapes.set(`${applyMarkdown}/${clientExtavatar}`, {
+        ...base,
+        content: applyMarkdown ? row.rendered_content : row.content,
+        content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
+        avatar_url: senderRow ? avatarUrl(senderRow, clientExtavatar) : null,
+      });
   const flagsOf = new Map<number, string[]>();
   const bitsStmt = db.prepare('SELECT user_id, flags FROM user_messages WHERE message_id = ?');
   for (const r of bitsStmt.all(sent.id) as { user_id: number; flags: number }[])
@@ -342,21 +306,27 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
       : event;
   });
   // Clients registered with all_public_streams also see public stream messages they did not get.
+  // Only users with such a queue need looking at (most sends have none).
   if (stream && stream.invite_only === 0) {
     const have = new Set(sent.userIds);
-    const guests = new Set(
-      (
-        db.prepare('SELECT id FROM users WHERE realm_id = ? AND role = ?').all(ctx.realmId, ROLE_GUEST) as {
-          id: number;
-        }[]
-      ).map((r) => r.id),
+    const others = [...ctx.queues.userIdsWithQueue((queue) => queue.settings.allPublicStreams)].filter(
+      (id) => {
+        if (have.has(id)) return false;
+        const user = users.get(id);
+        return (
+          user !== undefined &&
+          user.realm_id === ctx.realmId &&
+          user.is_active === 1 &&
+          user.role !== ROLE_GUEST
+        );
+      },
     );
-    const others = activeUserIds(db, ctx.realmId).filter((id) => !have.has(id) && !guests.has(id));
-    events.sendBuilt(others, (queue) =>
-      queue.settings.allPublicStreams
-        ? eventFor(queue.settings.applyMarkdown, queue.settings.clientExtavatar, [])
-        : null,
-    );
+    if (others.length > 0)
+      events.sendBuilt(others, (queue) =>
+        queue.settings.allPublicStreams
+          ? eventFor(queue.settings.applyMarkdown, queue.settings.clientExtavatar, [])
+          : null,
+      );
   }
   return sent;
 }

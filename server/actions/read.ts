@@ -13,12 +13,15 @@ export const MARK_ALL_BATCH_SIZE = 2000;
 /**
  * Runs `step` (one batch, its own transaction; answers whether the work is done) at least
  * once and then again while the time budget lasts. Answers whether the work was finished.
+ * Between batches it yields to the event loop (setImmediate), so other requests, long-polls
+ * and heartbeats are served while a long job runs.
  */
-export function runBatched(ctx: ServiceContext, step: () => boolean): boolean {
+export async function runBatched(ctx: ServiceContext, step: () => boolean): Promise<boolean> {
   const deadline = performance.now() + ctx.config.workBudgetSeconds * 1000;
   for (;;) {
     if (step()) return true;
     if (performance.now() >= deadline) return false;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -47,8 +50,8 @@ function markRead(ctx: ServiceContext, userId: number, idsSql: string, args: unk
  * POST /mark_all_as_read. Each unfinished batch tells the user's clients which messages it
  * marked; the batch that finishes sends `all: true`.
  */
-export function markAllAsRead(ctx: ServiceContext, userId: number): { complete: boolean } {
-  const complete = runBatched(ctx, () =>
+export async function markAllAsRead(ctx: ServiceContext, userId: number): Promise<{ complete: boolean }> {
+  const complete = await runBatched(ctx, () =>
     runAction(ctx, (events) => {
       const ids = markRead(
         ctx,

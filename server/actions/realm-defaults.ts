@@ -2,22 +2,17 @@
 import type { SettingValue, SharedSettingName, SharedSettings } from '../../shared/protocol';
 import { SHARED_SETTING_NAMES } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { getRealm, realmUserSettingsDefaults } from '../db/realm';
+import { realmUserSettingsDefaults } from '../db/realm';
 import { activeUserIds } from '../db/users';
+import { requireRealm } from './realm';
 import { runAction } from './transaction';
-
-function realmOf(ctx: ServiceContext) {
-  const realm = getRealm(ctx.db);
-  if (!realm) throw new Error('No realm');
-  return realm;
-}
 
 /**
  * The settings a user created now starts with: a complete copy of the organization's
  * defaults, stored with the user, so later changes of the defaults never reach them.
  */
 export function newUserSettings(ctx: ServiceContext): SharedSettings {
-  return realmUserSettingsDefaults(realmOf(ctx));
+  return realmUserSettingsDefaults(requireRealm(ctx.db));
 }
 
 /**
@@ -29,7 +24,7 @@ export function doUpdateRealmUserSettingsDefaults(
   changes: Partial<Record<SharedSettingName, SettingValue>>,
 ): void {
   runAction(ctx, (events) => {
-    const realm = realmOf(ctx);
+    const realm = requireRealm(ctx.db);
     const current: Record<string, SettingValue> = realmUserSettingsDefaults(realm);
     const changed: [SharedSettingName, SettingValue][] = [];
     // In the table's order, whatever order the client's form had.

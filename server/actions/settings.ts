@@ -9,7 +9,7 @@ import {
   type SettingValue,
 } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { EMAIL_VISIBILITY_EVERYONE, getRealm } from '../db/realm';
+import { EMAIL_VISIBILITY_EVERYONE, type RealmRow } from '../db/realm';
 import { deleteAllDrafts } from '../db/user-data';
 import {
   activeUserIds,
@@ -21,12 +21,13 @@ import {
   type UserRow,
   writeUserSettings,
 } from '../db/users';
-import { sendEmail } from '../email';
+import { sendEmailAfterCommit } from '../email';
 import { confirmNewEmail, emailChanged } from '../email/templates';
 import { badRequest } from '../errors';
 import { isValidTimeZone, languageName } from '../languages';
 import { canAccessDeliveryEmail } from '../objects/users';
-import { runAction } from './transaction';
+import { requireRealm } from './realm';
+import { type EventBatch, runAction } from './transaction';
 
 export type SettingsChanges = Partial<Record<SettingName, SettingValue>>;
 
@@ -85,8 +86,8 @@ const EMAIL_PATTERN =
 export function checkNewEmail(ctx: ServiceContext, user: UserRow, raw: string): string | undefined {
   const email = raw.trim();
   if (email.toLowerCase() === user.delivery_email.toLowerCase()) return undefined;
-  const realm = getRealm(ctx.db);
-  if (realm?.email_changes_disabled && !isAdmin(user)) {
+  const realm = requireRealm(ctx.db);
+  if (realm.email_changes_disabled && !isAdmin(user)) {
     throw badRequest('Email address changes are disabled in this organization.');
   }
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email) || /\p{C}/u.test(email)) {
@@ -100,22 +101,29 @@ export function checkNewEmail(ctx: ServiceContext, user: UserRow, raw: string): 
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Records the pending change (replacing older ones) and mails the link to the new address. */
-function startEmailChange(ctx: ServiceContext, user: UserRow, newEmail: string, now: number): void {
+function startEmailChange(
+  ctx: ServiceContext,
+  events: EventBatch,
+  realm: RealmRow,
+  user: UserRow,
+  newEmail: string,
+  now: number,
+): void {
   const key = randomBytes(24).toString('base64url');
   ctx.db.prepare('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
   ctx.db
     .prepare('INSERT INTO email_changes (key_hash, user_id, new_email, created_at) VALUES (?, ?, ?, ?)')
     .run(keyHash(key), user.id, newEmail, now);
-  const realm = getRealm(ctx.db);
-  // Written inside the transaction: if the outbox cannot be written, nothing is recorded.
-  sendEmail(
+  // Mailed only once the change is committed: a rolled-back request leaves no link.
+  sendEmailAfterCommit(
+    events,
     ctx.config,
     confirmNewEmail({
       to: newEmail,
       fullName: user.full_name,
       oldEmail: user.delivery_email,
       link: `${ctx.config.publicUrl}/accounts/confirm_new_email/${key}`,
-      realmName: realm?.name ?? 'Confab',
+      realmName: realm.name,
     }),
   );
 }
@@ -146,8 +154,7 @@ export function doConfirmEmailChange(ctx: ServiceContext, key: string, now: numb
     }
     const user = getUserById(ctx.db, row.user_id);
     if (!user || user.realm_id !== ctx.realmId || !user.is_active) return invalid;
-    const realm = getRealm(ctx.db);
-    if (!realm) throw new Error('No realm');
+    const realm = requireRealm(ctx.db);
     if (realm.email_changes_disabled && !isAdmin(user)) {
       return { ok: false, status: 400, message: 'Email address changes are disabled in this organization.' };
     }
@@ -178,7 +185,8 @@ export function doConfirmEmailChange(ctx: ServiceContext, key: string, now: numb
         active.map((u) => u.id),
       );
     }
-    sendEmail(
+    sendEmailAfterCommit(
+      events,
       ctx.config,
       emailChanged({ to: user.delivery_email, newEmail: row.new_email, realmName: realm.name }),
     );
@@ -210,6 +218,32 @@ function legacyEvent(user: UserRow, name: SettingName, value: SettingValue, lang
 }
 
 /**
+ * The events of one changed setting, to the user's own clients: user_settings, and the
+ * legacy form (the queue filters it to clients without user_settings_object). Every action
+ * that changes a personal setting sends these (PATCH /settings, POST /users/me/status).
+ */
+export function sendSettingChanged(
+  events: EventBatch,
+  user: UserRow,
+  name: SettingName,
+  value: SettingValue,
+): void {
+  const language = name === 'default_language' ? languageName(value as string) : undefined;
+  events.send(
+    {
+      type: 'user_settings',
+      op: 'update',
+      property: name,
+      value,
+      ...(language === undefined ? {} : { language_name: language }),
+    },
+    [user.id],
+  );
+  const legacy = legacyEvent(user, name, value, language);
+  if (legacy) events.send(legacy, [user.id]);
+}
+
+/**
  * Applies the changes that differ from the stored values, in one transaction, then sends
  * one user_settings event per changed setting to the user's clients (plus the legacy form
  * for clients that want it) and realm_user updates for name and time zone to everyone.
@@ -218,11 +252,11 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
   runAction(ctx, (events) => {
     const user = getUserById(ctx.db, userId);
     if (!user) throw new Error(`User ${userId} vanished`);
-    const realm = getRealm(ctx.db);
+    const realm = requireRealm(ctx.db);
     const current = readUserSettings(user);
 
     if (update.fullName !== undefined && update.fullName !== user.full_name) {
-      if (realm?.name_changes_disabled && !isAdmin(user)) {
+      if (realm.name_changes_disabled && !isAdmin(user)) {
         throw badRequest('Name changes are disabled in this organization.');
       }
       ctx.db.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(update.fullName, user.id);
@@ -235,7 +269,7 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
       ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(update.passwordHash, user.id);
     }
     if (update.newEmail !== undefined)
-      startEmailChange(ctx, user, update.newEmail, Math.floor(Date.now() / 1000));
+      startEmailChange(ctx, events, realm, user, update.newEmail, Math.floor(Date.now() / 1000));
 
     // In the table's order, so the events do not depend on how the client ordered its form.
     const changed: SettingsChanges = {};
@@ -246,19 +280,7 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
     writeUserSettings(ctx.db, user, changed);
 
     for (const [name, value] of Object.entries(changed) as [SettingName, SettingValue][]) {
-      const language = name === 'default_language' ? languageName(value as string) : undefined;
-      events.send(
-        {
-          type: 'user_settings',
-          op: 'update',
-          property: name,
-          value,
-          ...(language === undefined ? {} : { language_name: language }),
-        },
-        [user.id],
-      );
-      const legacy = legacyEvent(user, name, value, language);
-      if (legacy) events.send(legacy, [user.id]);
+      sendSettingChanged(events, user, name, value);
     }
     if (changed.timezone !== undefined) {
       events.send(

@@ -4,6 +4,7 @@ import { getUserStatus, setUserStatus } from '../db/user-data';
 import { activeUserIds, getUserById, readUserSettings, writeUserSettings } from '../db/users';
 import { checkEmojiRequest, emojiNameToCode } from '../emoji';
 import { badRequest } from '../errors';
+import { sendSettingChanged } from './settings';
 import { runAction } from './transaction';
 
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -73,20 +74,7 @@ export function doUpdateStatus(ctx: ServiceContext, userId: number, change: Stat
       const presenceEnabled = !change.away;
       if (readUserSettings(user).presence_enabled !== presenceEnabled) {
         writeUserSettings(ctx.db, user, { presence_enabled: presenceEnabled });
-        events.send(
-          { type: 'user_settings', op: 'update', property: 'presence_enabled', value: presenceEnabled },
-          [user.id],
-        );
-        // Clients from before user_settings_object learn it the legacy way (the queue filters).
-        events.send(
-          {
-            type: 'update_global_notifications',
-            user: user.email,
-            notification_name: 'presence_enabled',
-            setting: presenceEnabled,
-          },
-          [user.id],
-        );
+        sendSettingChanged(events, user, 'presence_enabled', presenceEnabled);
       }
       event.away = change.away;
     }

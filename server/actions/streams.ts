@@ -3,7 +3,7 @@
  * PATCH /streams/{stream_id} with the public/private transitions of the spec's state table.
  */
 import type { ServiceContext } from '../context';
-import { getRealm, type RealmRow } from '../db/realm';
+import type { RealmRow } from '../db/realm';
 import {
   firstMessageId,
   getStream,
@@ -16,7 +16,9 @@ import { isAdmin, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import { renderMarkdown } from '../markdown';
 import { formatStream, streamViewerIds, subscriberViewerIds } from '../objects/streams';
+import { realmSettings, requireRealm } from './realm';
 import { runAction } from './transaction';
+import { requireAdmin } from './users';
 
 /**
  * The interface family's server setting of the same name: web-public streams also need the
@@ -41,14 +43,8 @@ const REALM_POLICY_DEFAULTS = {
 } as const;
 export type RealmPolicy = keyof typeof REALM_POLICY_DEFAULTS;
 
-export function realmSettings(realm: RealmRow): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(realm.settings);
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+// Re-exported for the importers from here (actions/subscriptions.ts).
+export { realmSettings };
 
 export function realmPolicy(realm: RealmRow, name: RealmPolicy): number {
   const value = realmSettings(realm)[name];
@@ -73,16 +69,10 @@ export function allowedBy(user: UserRow, policy: number): boolean {
   }
 }
 
-export function realmOf(ctx: ServiceContext): RealmRow {
-  const realm = getRealm(ctx.db);
-  if (!realm) throw new Error('The realm is missing');
-  return realm;
-}
+/** requireRealm for a context (actions/subscriptions.ts uses it). */
+export const realmOf = (ctx: ServiceContext): RealmRow => requireRealm(ctx.db);
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
-
-export const adminRequired = () =>
-  new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
 
 export const ownerRequired = () =>
   new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
@@ -169,7 +159,7 @@ export function streamForManagement(ctx: ServiceContext, user: UserRow, streamId
     // A non-administrator learns nothing about a private stream they are not in.
     const subscribed = streamSubscriberIds(ctx.db, streamId).includes(user.id);
     if (stream.invite_only === 1 && !subscribed) throw badRequest('Invalid stream ID');
-    throw adminRequired();
+    requireAdmin(user);
   }
   return stream;
 }
@@ -211,7 +201,7 @@ export function doUpdateStream(
 ): void {
   runAction(ctx, (events) => {
     const before = streamForManagement(ctx, user, streamId);
-    const realm = realmOf(ctx);
+    const realm = requireRealm(ctx.db);
     if (changes.messageRetentionDays !== undefined && user.role !== 100) throw ownerRequired();
     const privacyChange =
       changes.isPrivate !== undefined ||

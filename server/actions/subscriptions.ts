@@ -12,6 +12,7 @@ import {
   getStreamByName,
   getSubscription,
   insertStream,
+  isSubscribed,
   type StreamRow,
   type SubscriptionColumn,
   setSubscriptionColumn,
@@ -27,6 +28,7 @@ import {
   canSeeStream,
   formatStream,
   formatSubscription,
+  mayJoinStream,
   NOTIFICATION_DEFAULTS,
   type NotificationProperty,
   notificationDefaults,
@@ -63,17 +65,6 @@ export function resolvePrincipals(ctx: ServiceContext, principals: readonly Prin
     users.set(user.id, user);
   }
   return [...users.values()];
-}
-
-const isSubscribed = (ctx: ServiceContext, userId: number, streamId: number) =>
-  getSubscription(ctx.db, userId, streamId)?.active === 1;
-
-/** The interface family's rule: own streams, web-public streams, and public ones for non-guests. */
-function mayJoin(ctx: ServiceContext, user: UserRow, stream: StreamRow): boolean {
-  if (stream.deactivated === 1) return false;
-  if (isSubscribed(ctx, user.id, stream.id)) return true;
-  if (stream.is_web_public === 1) return true;
-  return stream.invite_only === 0 && user.role !== 600;
 }
 
 /** The stream object of a subscription, in the queue's notification-settings shape. */
@@ -162,7 +153,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
   const unauthorized: string[] = [];
   const allowed: StreamRow[] = [];
   for (const stream of existing) {
-    if (mayJoin(ctx, actor, stream)) allowed.push(stream);
+    if (mayJoinStream(ctx.db, actor, stream)) allowed.push(stream);
     else if (req.authorizationErrorsFatal) throw badRequest(`Unable to access stream (${stream.name}).`);
     else unauthorized.push(stream.name);
   }
@@ -206,7 +197,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
   const newByStream = new Map<number, number[]>();
   for (const user of users) {
     for (const stream of [...allowed, ...created]) {
-      if (isSubscribed(ctx, user.id, stream.id)) {
+      if (isSubscribed(ctx.db, user.id, stream.id)) {
         note(already, user.email, stream.name);
         continue;
       }
@@ -365,7 +356,7 @@ export function doUnsubscribe(
       if (
         !stream ||
         stream.deactivated === 1 ||
-        !canSeeStream(actor, stream, isSubscribed(ctx, actor.id, stream.id))
+        !canSeeStream(actor, stream, isSubscribed(ctx.db, actor.id, stream.id))
       ) {
         throw streamNotFound(name);
       }
@@ -374,7 +365,7 @@ export function doUnsubscribe(
     for (const user of users) {
       if (user.id === actor.id) continue;
       for (const stream of streams) {
-        if (!mayRemoveOther(actor, user, stream, isSubscribed(ctx, actor.id, stream.id)))
+        if (!mayRemoveOther(actor, user, stream, isSubscribed(ctx.db, actor.id, stream.id)))
           throw insufficientPermission();
       }
     }
@@ -385,7 +376,7 @@ export function doUnsubscribe(
     const removedByStream = new Map<number, number[]>();
     for (const user of users) {
       for (const stream of streams) {
-        if (!isSubscribed(ctx, user.id, stream.id)) {
+        if (!isSubscribed(ctx.db, user.id, stream.id)) {
           if (!notRemoved.includes(stream.name)) notRemoved.push(stream.name);
           continue;
         }
@@ -454,7 +445,7 @@ function checkPropertyChange(
   if (!SUBSCRIPTION_PROPERTIES.includes(property))
     throw badRequest(`Unknown subscription property: ${property}`);
   const stream = getStream(ctx.db, change.stream_id);
-  const subscribed = stream !== undefined && isSubscribed(ctx, user.id, stream.id);
+  const subscribed = stream !== undefined && isSubscribed(ctx.db, user.id, stream.id);
   if (
     !stream ||
     stream.realm_id !== ctx.realmId ||

@@ -11,6 +11,7 @@ type Pending =
 
 export class EventBatch {
   private readonly pending: Pending[] = [];
+  private readonly committed: (() => void)[] = [];
 
   send(event: OutgoingEvent, userIds: Iterable<number>): void {
     this.pending.push({ kind: 'plain', event, userIds: [...userIds] });
@@ -19,6 +20,14 @@ export class EventBatch {
   /** For events whose shape depends on the receiving client's capabilities. */
   sendBuilt(userIds: Iterable<number>, build: (queue: EventQueue) => OutgoingEvent | null): void {
     this.pending.push({ kind: 'built', userIds: [...userIds], build });
+  }
+
+  /**
+   * Runs `fn` once the transaction has committed (after the events are queued), never on a
+   * rollback: for side effects outside the database, such as email.
+   */
+  afterCommit(fn: () => void): void {
+    this.committed.push(fn);
   }
 
   get length(): number {
@@ -32,12 +41,27 @@ export class EventBatch {
       else ctx.queues.sendBuilt(item.userIds, item.build);
     }
   }
+
+  /** Runs the afterCommit callbacks in order; one that throws does not stop the others. */
+  runCommitted(): void {
+    for (const fn of this.committed) {
+      try {
+        fn();
+      } catch (error) {
+        console.error(`After-commit task failed: ${String(error)}`);
+      }
+    }
+  }
 }
 
-/** Runs `work` in a transaction; its events go out after the commit, none on a rollback. */
+/**
+ * Runs `work` in a transaction; its events and afterCommit callbacks run after the commit,
+ * none on a rollback.
+ */
 export function runAction<T>(ctx: ServiceContext, work: (events: EventBatch) => T): T {
   const events = new EventBatch();
   const result = ctx.db.transaction(() => work(events)).immediate();
   events.deliver(ctx);
+  events.runCommitted();
   return result;
 }

@@ -1,13 +1,13 @@
 /** Creating users (POST /users), and the events that tell the organization about them. */
 import { generateApiKey } from '../auth';
 import type { ServiceContext } from '../context';
-import type { Db } from '../db';
-import { getRealm, type RealmRow, SYSTEM_GROUP_MAX_ROLE } from '../db/realm';
+import { SYSTEM_GROUP_MAX_ROLE } from '../db/realm';
 import { getStream, subscribe } from '../db/streams';
 import { getUserByEmail, getUserById, insertUser, isAdmin, listUsers, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import { subscriberViewerIds } from '../objects/streams';
 import { formatUser, profileDataOf } from '../objects/users';
+import { requireRealm } from './realm';
 import { newUserSettings } from './realm-defaults';
 import { type EventBatch, runAction } from './transaction';
 
@@ -17,11 +17,8 @@ export function requireAdmin(user: UserRow): void {
     throw new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
 }
 
-export function requireRealm(db: Db): RealmRow {
-  const realm = getRealm(db);
-  if (!realm) throw new Error('No realm');
-  return realm;
-}
+// Importers of requireRealm from here (routes/users.ts, profile-fields.ts) share the one lookup.
+export { requireRealm } from './realm';
 
 /** POST /users: an administrator who also holds can_create_users. */
 export function checkCanCreateUsers(user: UserRow): void {

@@ -21,35 +21,42 @@ export interface MessageRow {
   is_me_message: number;
 }
 
-/** The recipient row of a direct message among these users (sender included). */
-export function directRecipientId(db: Db, userIds: number[]): number {
+/**
+ * The recipient row of a direct-message conversation among these users (sender included).
+ * A message to oneself is addressed to the user's personal recipient; any other conversation,
+ * one-to-one included, has a direct_groups row keyed by its sorted member ids ("a,b"), so two
+ * conversations never share a recipient. With `create` false (read-only queries) a missing
+ * group answers null instead of being created.
+ */
+export function directRecipientId(db: Db, userIds: number[]): number;
+export function directRecipientId(db: Db, userIds: number[], create: false): number | null;
+export function directRecipientId(db: Db, userIds: number[], create = true): number | null {
   const members = [...new Set(userIds)].sort((a, b) => a - b);
-  if (members.length <= 2) {
-    // One-to-one (or to oneself): addressed to the other user's personal recipient.
-    const other = members.length === 2 ? members[1] : members[0];
-    const row = db.prepare('SELECT id FROM recipients WHERE type = 1 AND type_id = ?').get(other) as
+  if (members.length === 1) {
+    const row = db.prepare('SELECT id FROM recipients WHERE type = 1 AND type_id = ?').get(members[0]) as
       | { id: number }
       | undefined;
-    if (!row) throw new Error(`User ${other} has no recipient`);
-    return row.id;
+    if (!row && create) throw new Error(`User ${members[0]} has no recipient`);
+    return row?.id ?? null;
   }
   const key = members.join(',');
-  let group = db.prepare('SELECT id FROM direct_groups WHERE group_key = ?').get(key) as
-    | { id: number }
-    | undefined;
-  if (!group) {
-    const id = Number(
-      db.prepare('INSERT INTO direct_groups (group_key) VALUES (?)').run(key).lastInsertRowid,
-    );
-    const add = db.prepare('INSERT INTO direct_group_members (group_id, user_id) VALUES (?, ?)');
-    for (const m of members) add.run(id, m);
-    db.prepare('INSERT INTO recipients (type, type_id) VALUES (3, ?)').run(id);
-    group = { id };
-  }
-  const row = db.prepare('SELECT id FROM recipients WHERE type = 3 AND type_id = ?').get(group.id) as {
-    id: number;
-  };
-  return row.id;
+  const find = () =>
+    db
+      .prepare(
+        `SELECT r.id FROM direct_groups g JOIN recipients r ON r.type = 3 AND r.type_id = g.id
+         WHERE g.group_key = ?`,
+      )
+      .get(key) as { id: number } | undefined;
+  const found = find();
+  if (found || !create) return found?.id ?? null;
+  const groupId = Number(
+    db.prepare('INSERT INTO direct_groups (group_key) VALUES (?)').run(key).lastInsertRowid,
+  );
+  const add = db.prepare('INSERT INTO direct_group_members (group_id, user_id) VALUES (?, ?)');
+  for (const m of members) add.run(groupId, m);
+  return Number(
+    db.prepare('INSERT INTO recipients (type, type_id) VALUES (3, ?)').run(groupId).lastInsertRowid,
+  );
 }
 
 export type MessageTarget = { stream: number; topic: string } | { users: number[] };
@@ -65,8 +72,8 @@ export interface NewMessage {
   readBy?: Iterable<number>;
   /** The rendered HTML, when the caller has it already. */
   renderedContent?: string;
-  /** Further flag bits per user (mentions). */
-  extraFlags?: ReadonlyMap<number, number>;
+  /** Further flag bits per recipient (mentions). */
+  extraFlags?: (userId: number) => number;
 }
 
 /**
@@ -119,7 +126,7 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
   const readBy = new Set([m.senderId, ...(m.readBy ?? [])]);
   const add = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
   for (const userId of userIds)
-    add.run(userId, id, (readBy.has(userId) ? FLAGS.read : 0) | (m.extraFlags?.get(userId) ?? 0));
+    add.run(userId, id, (readBy.has(userId) ? FLAGS.read : 0) | (m.extraFlags?.(userId) ?? 0));
   return { id, userIds };
 }
 
@@ -127,8 +134,8 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
 export function unreadMessages(db: Db, userId: number) {
   const rows = db
     .prepare(
-      `SELECT m.id, m.sender_id, m.stream_id, m.topic, m.recipient_id, r.type AS recipient_type, um.flags
-       FROM user_messages um JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+      `SELECT m.id, m.sender_id, m.stream_id, m.topic, m.recipient_id, um.flags
+       FROM user_messages um JOIN messages m ON m.id = um.message_id
        WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY m.id`,
     )
     .all(userId) as {
@@ -137,13 +144,13 @@ export function unreadMessages(db: Db, userId: number) {
     stream_id: number | null;
     topic: string;
     recipient_id: number;
-    recipient_type: number;
     flags: number;
   }[];
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
   const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
+  const conversations = new Map<number, number[]>();
   for (const row of rows) {
     if (row.flags & (FLAGS.mentioned | FLAGS.wildcard_mentioned)) mentions.push(row.id);
     if (row.stream_id !== null) {
@@ -155,21 +162,24 @@ export function unreadMessages(db: Db, userId: number) {
       };
       entry.unread_message_ids.push(row.id);
       streams.set(key, entry);
-    } else if (row.recipient_type === 1) {
-      const other = row.sender_id;
-      const entry = pms.get(other) ?? { other_user_id: other, sender_id: other, unread_message_ids: [] };
-      entry.unread_message_ids.push(row.id);
-      pms.set(other, entry);
     } else {
-      const members = db
-        .prepare(
-          `SELECT GROUP_CONCAT(user_id) AS ids FROM (SELECT dgm.user_id FROM direct_group_members dgm
-           JOIN recipients r ON r.type = 3 AND r.type_id = dgm.group_id WHERE r.id = ? ORDER BY dgm.user_id)`,
-        )
-        .get(row.recipient_id) as { ids: string };
-      const entry = huddles.get(members.ids) ?? { user_ids_string: members.ids, unread_message_ids: [] };
-      entry.unread_message_ids.push(row.id);
-      huddles.set(members.ids, entry);
+      // Members per conversation, looked up once per recipient.
+      let members = conversations.get(row.recipient_id);
+      if (!members) {
+        members = directMessageUserIds(db, row);
+        conversations.set(row.recipient_id, members);
+      }
+      if (members.length <= 2) {
+        const other = members.find((id) => id !== userId) ?? userId;
+        const entry = pms.get(other) ?? { other_user_id: other, sender_id: other, unread_message_ids: [] };
+        entry.unread_message_ids.push(row.id);
+        pms.set(other, entry);
+      } else {
+        const ids = members.join(',');
+        const entry = huddles.get(ids) ?? { user_ids_string: ids, unread_message_ids: [] };
+        entry.unread_message_ids.push(row.id);
+        huddles.set(ids, entry);
+      }
     }
   }
   return {
@@ -195,45 +205,20 @@ export function userMessageFlags(db: Db, userId: number, messageId: number): num
 }
 
 /**
- * The users of a direct message's conversation (sender included), sorted by id. A one-to-one
- * conversation is stored under one member's personal recipient (directRecipientId), which alone
- * cannot tell it from that member's messages to themselves: the copies of the message can.
+ * The users of a direct message's conversation (sender included), sorted by id: the members
+ * of its direct group, or the sender alone for a message to oneself (personal recipient).
  */
 export function directMessageUserIds(
   db: Db,
-  message: Pick<MessageRow, 'id' | 'recipient_id' | 'sender_id'>,
+  message: Pick<MessageRow, 'recipient_id' | 'sender_id'>,
 ): number[] {
-  const recipient = db
-    .prepare('SELECT type, type_id FROM recipients WHERE id = ?')
-    .get(message.recipient_id) as { type: number; type_id: number } | undefined;
-  const rows =
-    recipient?.type === 3
-      ? db
-          .prepare('SELECT user_id FROM direct_group_members WHERE group_id = ? ORDER BY user_id')
-          .all(recipient.type_id)
-      : db.prepare('SELECT user_id FROM user_messages WHERE message_id = ? ORDER BY user_id').all(message.id);
-  const ids = (rows as { user_id: number }[]).map((r) => r.user_id);
+  const ids = (
+    db
+      .prepare(
+        `SELECT dgm.user_id FROM recipients r JOIN direct_group_members dgm ON dgm.group_id = r.type_id
+         WHERE r.id = ? AND r.type = 3 ORDER BY dgm.user_id`,
+      )
+      .all(message.recipient_id) as { user_id: number }[]
+  ).map((r) => r.user_id);
   return ids.length > 0 ? ids : [message.sender_id];
-}
-
-/**
- * The recipient row of an existing conversation among these users (sender included), or
- * null: unlike directRecipientId this never creates a group, for read-only queries.
- */
-export function findDirectRecipientId(db: Db, userIds: number[]): number | null {
-  const members = [...new Set(userIds)].sort((a, b) => a - b);
-  if (members.length <= 2) {
-    const other = members.length === 2 ? members[1] : members[0];
-    const row = db.prepare('SELECT id FROM recipients WHERE type = 1 AND type_id = ?').get(other) as
-      | { id: number }
-      | undefined;
-    return row?.id ?? null;
-  }
-  const row = db
-    .prepare(
-      `SELECT r.id FROM direct_groups g JOIN recipients r ON r.type = 3 AND r.type_id = g.id
-       WHERE g.group_key = ?`,
-    )
-    .get(members.join(',')) as { id: number } | undefined;
-  return row?.id ?? null;
 }

@@ -183,6 +183,15 @@ export function unsubscribe(db: Db, userId: number, streamId: number): void {
   db.prepare('UPDATE subscriptions SET active = 0 WHERE user_id = ? AND stream_id = ?').run(userId, streamId);
 }
 
+/** Whether the user holds an active subscription to the stream. */
+export function isSubscribed(db: Db, userId: number, streamId: number): boolean {
+  return (
+    db
+      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
+      .get(userId, streamId) !== undefined
+  );
+}
+
 /** Active subscribers that are active users. */
 export function streamSubscriberIds(db: Db, streamId: number): number[] {
   return (

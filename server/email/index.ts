@@ -1,11 +1,13 @@
 /**
  * Outgoing email. Every message is written as plain RFC 5322 text to
  * `<dataDir>/outbox/<timestamp>-<id>.eml`, where an operator (or a test) can read it, and
- * with `--smtp-url` also handed to that relay (smtp.ts) once the current action is over.
+ * with `--smtp-url` also handed to that relay (smtp.ts); both only once the action that
+ * sends it has committed (sendEmailAfterCommit).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EventBatch } from '../actions/transaction';
 import type { ServiceConfig } from '../context';
 import { sendSmtp } from './smtp';
 
@@ -53,27 +55,55 @@ export function formatEmail(email: Email, from: string, now: Date, id: string): 
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** Writes the email to the outbox (atomically: no reader sees half a file); returns its path. */
-export function sendEmail(config: ServiceConfig, email: Email, now = new Date()): string {
+/** An email formatted and named, ready for the outbox and the relay. */
+export interface PreparedEmail {
+  to: string;
+  from: string;
+  /** The outbox file name. */
+  name: string;
+  /** RFC 5322 text with CRLF line endings. */
+  message: string;
+}
+
+/** Formats the email (refusing unsafe headers) without sending anything. */
+export function prepareEmail(config: ServiceConfig, email: Email, now = new Date()): PreparedEmail {
+  const id = randomBytes(8).toString('hex');
+  const from = senderAddress(config);
+  return {
+    to: email.to,
+    from,
+    name: `${now.getTime()}-${id}.eml`,
+    message: formatEmail(email, from, now, id),
+  };
+}
+
+/**
+ * Writes a prepared email to the outbox (atomically: no reader sees half a file) and, with
+ * an SMTP relay, hands it over in the background; returns the outbox path.
+ */
+export function deliverEmail(config: ServiceConfig, prepared: PreparedEmail): string {
   const dir = join(config.dataDir, OUTBOX_DIR);
   mkdirSync(dir, { recursive: true });
-  const id = randomBytes(8).toString('hex');
-  const name = `${now.getTime()}-${id}.eml`;
-  const path = join(dir, name);
-  const temporary = join(dir, `.${name}.tmp`);
-  const from = senderAddress(config);
-  const message = formatEmail(email, from, now, id);
-  writeFileSync(temporary, message, { mode: 0o600 });
+  const path = join(dir, prepared.name);
+  const temporary = join(dir, `.${prepared.name}.tmp`);
+  writeFileSync(temporary, prepared.message, { mode: 0o600 });
   renameSync(temporary, path);
   const { smtpUrl } = config;
   if (smtpUrl) {
-    // After the caller's transaction (which runs synchronously) and never failing it: the
-    // outbox file is the record, a relay that is down only costs this copy.
-    setImmediate(() => {
-      sendSmtp(smtpUrl, from, email.to, message).catch((error: unknown) => {
-        console.error(`Email ${name} to ${email.to} not relayed: ${String(error)}`);
-      });
+    // Never failing the caller: the outbox file is the record, a relay that is down only
+    // costs this copy.
+    sendSmtp(smtpUrl, prepared.from, prepared.to, prepared.message).catch((error: unknown) => {
+      console.error(`Email ${prepared.name} to ${prepared.to} not relayed: ${String(error)}`);
     });
   }
   return path;
+}
+
+/**
+ * Formats the email now (a bad header fails the action) and delivers it only once the
+ * action's transaction has committed: a rollback sends nothing.
+ */
+export function sendEmailAfterCommit(events: EventBatch, config: ServiceConfig, email: Email): void {
+  const prepared = prepareEmail(config, email);
+  events.afterCommit(() => deliverEmail(config, prepared));
 }

@@ -8,6 +8,7 @@
  * the state of unauthenticated (spectator) requests.
  */
 import type { ClientCapabilities, UserSettingsValues } from '../../shared/protocol';
+import { realmSettings } from '../actions/realm';
 import type { ServiceContext } from '../context';
 import { type RealmRow, realmUserSettingsDefaults } from '../db/realm';
 import { listProfileFields, PROFILE_FIELD_TYPES } from '../db/realm-data';
@@ -47,16 +48,6 @@ export interface StateOptions {
   clientExtavatar: boolean;
   slimPresence: boolean;
   realm: RealmRow;
-}
-
-/** Organization settings kept as JSON in realm.settings (absent keys: not set). */
-function realmExtras(realm: RealmRow): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(realm.settings || '{}');
-    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 function realmState(req: SnapshotRequest): Record<string, unknown> {
@@ -144,7 +135,7 @@ function spectatorState(
 export function fetchInitialState(ctx: ServiceContext, req: SnapshotRequest): Record<string, unknown> {
   const { user, realm } = req;
   const want = (type: string) => req.fetchEventTypes === null || req.fetchEventTypes.has(type);
-  const extras = realmExtras(realm);
+  const extras = realmSettings(realm);
   const common: Record<string, unknown> = {};
   if (want('realm')) Object.assign(common, realmState(req));
   if (typeof extras.demo_organization_scheduled_deletion_date === 'number') {

@@ -79,6 +79,13 @@ export class QueueManager {
     return this.queues.size;
   }
 
+  /** The users with at least one queue that matches (e.g. registered with all_public_streams). */
+  userIdsWithQueue(matches: (queue: EventQueue) => boolean): Set<number> {
+    const ids = new Set<number>();
+    for (const queue of this.queues.values()) if (matches(queue)) ids.add(queue.userId);
+    return ids;
+  }
+
   /**
    * Queues a copy of the event for every queue of these users that wants its type.
    * Call only after the transaction that caused it has committed.

@@ -2,6 +2,7 @@
 import type { Db } from '../db';
 import {
   firstMessageIds,
+  isSubscribed,
   listStreams,
   type StreamRow,
   type SubscriptionRow,
@@ -92,6 +93,26 @@ export function canSeeStream(user: UserRow, stream: StreamRow, subscribed: boole
   if (subscribed || stream.is_web_public === 1) return true;
   if (user.role === 600) return false;
   return stream.invite_only === 0 || isAdmin(user);
+}
+
+/**
+ * Whether the user may use the stream's content: post to it, keep a draft for it, mark it
+ * read, delete a topic (administrators included: a private stream needs a subscription, as
+ * the interface family's access_stream_by_id does). Web-public streams for every user of the
+ * realm, guests included (the family: "any realm user, even guests, can access web-public
+ * streams"); public streams for members; private ones for subscribers. Streams of another
+ * realm and deactivated streams: never.
+ */
+export function accessStream(db: Db, user: UserRow, stream: StreamRow): boolean {
+  if (stream.realm_id !== user.realm_id || stream.deactivated === 1) return false;
+  if (stream.is_web_public === 1) return true;
+  if (stream.invite_only === 0 && user.role !== 600) return true;
+  return isSubscribed(db, user.id, stream.id);
+}
+
+/** Whether the user may subscribe themselves: exactly the streams they may access. */
+export function mayJoinStream(db: Db, user: UserRow, stream: StreamRow): boolean {
+  return accessStream(db, user, stream);
 }
 
 /** Whether the user may see who is subscribed to the stream. */

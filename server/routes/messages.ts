@@ -1,17 +1,19 @@
 /** POST /messages, GET /messages (anchor, narrow) and GET /messages/{message_id}. */
 import { deleteTopic } from '../actions/delete-topic';
 import { accessMessage, canReadStreamHistory, type SendTarget, sendMessage } from '../actions/messages';
+import { requireAdmin } from '../actions/users';
 import type { ServiceContext } from '../context';
 import { FLAGS } from '../db/flags';
-import { findDirectRecipientId, type MessageRow } from '../db/messages';
-import { getStream, getStreamByName, type StreamRow } from '../db/streams';
-import { getUserById, isAdmin, type UserRow } from '../db/users';
+import { directRecipientId, type MessageRow } from '../db/messages';
+import { getStream, getStreamByName, isSubscribed, type StreamRow } from '../db/streams';
+import { getUserById, type UserRow } from '../db/users';
 import { ApiFailure, badRequest, missingArgument } from '../errors';
 import type { Endpoint } from '../http';
 import { formatMessage, messageFlags, UserCache } from '../objects/messages';
 import { canSeeStream } from '../objects/streams';
 import { bool, type Decoder, int, parseJsonText, type RequestParams, str } from '../params';
 import { accessStreamById, PARTIALLY_COMPLETED } from './read';
+import { streamIdOf } from './streams';
 
 /** The interface family's anchor for "newest": larger than any message id. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -127,11 +129,7 @@ function narrowStream(ctx: ServiceContext, user: UserRow, operand: Operand): Str
       : typeof operand === 'string'
         ? getStreamByName(ctx.db, ctx.realmId, operand)
         : undefined;
-  const subscribed =
-    stream !== undefined &&
-    ctx.db
-      .prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND stream_id = ? AND active = 1')
-      .get(user.id, stream.id) !== undefined;
+  const subscribed = stream !== undefined && isSubscribed(ctx.db, user.id, stream.id);
   if (!stream || stream.realm_id !== ctx.realmId || !canSeeStream(user, stream, subscribed))
     throw badNarrow('unknown stream');
   return stream;
@@ -199,15 +197,9 @@ function termSql(ctx: ServiceContext, user: UserRow, term: NarrowTerm): Sql {
             ? operand
             : operand.split(',').filter((s) => s.trim() !== '');
       const others = [...new Set(refs.map((r) => narrowUser(ctx, r).id))].filter((id) => id !== user.id);
-      // The conversation's recipient, and exactly its members' copies: a one-to-one
-      // conversation shares its recipient with one member's messages to themselves.
-      const members = [user.id, ...others];
-      const recipient = findDirectRecipientId(ctx.db, members);
-      return {
-        where: `m.stream_id IS NULL AND m.recipient_id = ?
-          AND (SELECT COUNT(*) FROM user_messages x WHERE x.message_id = m.id) = ?`,
-        args: [recipient ?? -1, members.length],
-      };
+      // Each conversation has its own recipient (see directRecipientId).
+      const recipient = directRecipientId(ctx.db, [user.id, ...others], false);
+      return { where: 'm.stream_id IS NULL AND m.recipient_id = ?', args: [recipient ?? -1] };
     }
     default:
       throw badNarrow('unknown operator');
@@ -347,13 +339,11 @@ export const messageEndpoints: Endpoint[] = [
     method: 'POST',
     path: '/streams/:stream_id/delete_topic',
     auth: 'user',
-    handle({ ctx, user, params, path }) {
-      if (!isAdmin(user))
-        throw new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-      const streamId = int('stream_id', path.stream_id ?? '');
-      const stream = accessStreamById(ctx, user, streamId);
+    async handle({ ctx, user, params, path }) {
+      requireAdmin(user);
+      const stream = accessStreamById(ctx, user, streamIdOf(path.stream_id));
       const topic = params.required('topic_name', str);
-      return deleteTopic(ctx, user, stream, topic).complete ? undefined : PARTIALLY_COMPLETED;
+      return (await deleteTopic(ctx, user, stream, topic)).complete ? undefined : PARTIALLY_COMPLETED;
     },
   },
 ];

@@ -1,22 +1,17 @@
 /** POST /mark_all_as_read, /mark_stream_as_read, /mark_topic_as_read. */
-import { canAccessStream } from '../actions/messages';
 import { markAllAsRead, markStreamAsRead, topicExists } from '../actions/read';
 import type { ServiceContext } from '../context';
 import { getStream, type StreamRow } from '../db/streams';
 import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
 import type { Endpoint, SuccessFields } from '../http';
+import { accessStream } from '../objects/streams';
 import { int, str } from '../params';
 
 /** The stream if the user may use its content, else "Invalid stream ID" (no hint that it exists). */
 export function accessStreamById(ctx: ServiceContext, user: UserRow, streamId: number): StreamRow {
   const stream = getStream(ctx.db, streamId);
-  if (
-    !stream ||
-    stream.realm_id !== ctx.realmId ||
-    stream.deactivated === 1 ||
-    !canAccessStream(ctx.db, user, stream)
-  )
+  if (!stream || stream.realm_id !== ctx.realmId || !accessStream(ctx.db, user, stream))
     throw badRequest('Invalid stream ID');
   return stream;
 }
@@ -29,8 +24,8 @@ export const readEndpoints: Endpoint[] = [
     method: 'POST',
     path: '/mark_all_as_read',
     auth: 'user',
-    handle({ ctx, user }) {
-      return markAllAsRead(ctx, user.id).complete ? undefined : PARTIALLY_COMPLETED;
+    async handle({ ctx, user }) {
+      return (await markAllAsRead(ctx, user.id)).complete ? undefined : PARTIALLY_COMPLETED;
     },
   },
   {

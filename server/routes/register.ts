@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { CLIENT_CAPABILITIES, type ClientCapabilities } from '../../shared/protocol';
+import { requireRealm } from '../actions/realm';
 import type { ServiceContext } from '../context';
-import { getRealm } from '../db/realm';
 import type { UserRow } from '../db/users';
 import { badRequest, unauthorized } from '../errors';
 import { fetchInitialState } from '../events/initial-state';
@@ -102,8 +102,7 @@ export const registerEndpoints: Endpoint[] = [
     auth: 'optional',
     handle(req) {
       const { ctx, user } = req;
-      const realm = getRealm(ctx.db);
-      if (!realm) throw new Error('No realm');
+      const realm = requireRealm(ctx.db);
 
       if (user === null) {
         // Parameter errors first, as for everyone; then whether spectators are welcome.

@@ -8,27 +8,23 @@ import { maxMessageIdForUser, type UserRow } from '../db/users';
 
 export type MessagesStateOptions = Record<string, unknown>;
 
-/** The user's direct-message conversations, most recent first (the interface family keeps 1000). */
+/**
+ * The user's direct-message conversations, most recent first (the interface family keeps 1000).
+ * Each conversation has its own recipient, so one grouped query finds them.
+ */
 export function recentPrivateConversations(ctx: ServiceContext, user: UserRow) {
   const rows = ctx.db
     .prepare(
-      `SELECT m.id, m.recipient_id, m.sender_id
+      `SELECT m.recipient_id, MAX(m.id) AS max_id, MIN(m.sender_id) AS sender_id
        FROM user_messages um JOIN messages m ON m.id = um.message_id
-       WHERE um.user_id = ? AND m.stream_id IS NULL ORDER BY m.id DESC`,
+       WHERE um.user_id = ? AND m.stream_id IS NULL
+       GROUP BY m.recipient_id ORDER BY max_id DESC LIMIT 1000`,
     )
-    .all(user.id) as { id: number; recipient_id: number; sender_id: number }[];
-  return rows
-    .map((r) => ({
-      max_message_id: r.id,
-      user_ids: directMessageUserIds(ctx.db, r).filter((id) => id !== user.id),
-    }))
-    .reduce<{ max_message_id: number; user_ids: number[] }[]>((list, conv) => {
-      // Newest first: the first message of each conversation is its newest.
-      const key = conv.user_ids.join(',');
-      const same = list.find((c) => c.user_ids.join(',') === key);
-      if (!same && list.length < 1000) list.push(conv);
-      return list;
-    }, []);
+    .all(user.id) as { recipient_id: number; max_id: number; sender_id: number }[];
+  return rows.map((r) => ({
+    max_message_id: r.max_id,
+    user_ids: directMessageUserIds(ctx.db, r).filter((id) => id !== user.id),
+  }));
 }
 
 export function messagesState(

@@ -12,11 +12,13 @@ import {
   type UserSettingsValues,
 } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { getRealm, realmUserSettingsDefaults } from '../db/realm';
+import { type RealmRow, realmUserSettingsDefaults } from '../db/realm';
 import { readUserSettings, type UserRow } from '../db/users';
 
 export interface SettingsStateOptions {
   clientCapabilities: ClientCapabilities;
+  /** The organization register already read. */
+  realm: RealmRow;
 }
 
 /** The two lists of choices that travel with user_settings and the realm defaults. */
@@ -34,7 +36,7 @@ function legacySettings(values: UserSettingsValues, group: 'display' | 'notifica
 }
 
 export function settingsState(
-  ctx: ServiceContext,
+  _ctx: ServiceContext,
   user: UserRow,
   want: (type: string) => boolean,
   options: SettingsStateOptions,
@@ -42,9 +44,7 @@ export function settingsState(
   const state: Record<string, unknown> = {};
   const settings = readUserSettings(user);
   if (want('realm_user_settings_defaults')) {
-    const realm = getRealm(ctx.db);
-    if (!realm) throw new Error('No realm');
-    state.realm_user_settings_defaults = { ...realmUserSettingsDefaults(realm), ...settingChoices() };
+    state.realm_user_settings_defaults = { ...realmUserSettingsDefaults(options.realm), ...settingChoices() };
   }
   if (want('user_settings')) state.user_settings = { ...settings, ...settingChoices() };
   if (!options.clientCapabilities.user_settings_object) {

@@ -4,8 +4,8 @@
  * GET /users and the realm_user add events, so the snapshot and the events cannot drift.
  */
 import type { ClientCapabilities } from '../../shared/protocol';
-import { requireRealm } from '../actions/users';
 import type { ServiceContext } from '../context';
+import type { RealmRow } from '../db/realm';
 import { listProfileFields, PROFILE_FIELD_TYPES } from '../db/realm-data';
 import { userStatuses } from '../db/user-data';
 import { isAdmin, listUsers, type UserRow } from '../db/users';
@@ -14,6 +14,8 @@ import { avatarUrl, formatUser, profileDataOf } from '../objects/users';
 export interface UsersStateOptions {
   clientCapabilities: ClientCapabilities;
   clientExtavatar: boolean;
+  /** The organization register already read. */
+  realm: RealmRow;
 }
 
 export function usersState(
@@ -23,7 +25,7 @@ export function usersState(
   options: UsersStateOptions,
 ): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  const realm = requireRealm(ctx.db);
+  const { realm } = options;
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = listProfileFields(ctx.db, realm.id);
     state.custom_profile_field_types = PROFILE_FIELD_TYPES;

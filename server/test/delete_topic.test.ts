@@ -191,7 +191,24 @@ describe('delete_topic', () => {
       'abc',
       { topic_name: 'guarded' },
       400,
-      { msg: 'stream_id is not valid JSON', code: 'BAD_REQUEST' },
+      // The same path-id parser as /streams/{stream_id} (routes/streams.ts streamIdOf).
+      { msg: 'Invalid stream ID', code: 'BAD_REQUEST' },
+    ],
+    [
+      'stream id in exponent form (not accepted as the number)',
+      'admin',
+      'ENGINEERINGe0',
+      { topic_name: 'guarded' },
+      400,
+      { msg: 'Invalid stream ID', code: 'BAD_REQUEST' },
+    ],
+    [
+      'stream id with a sign',
+      'admin',
+      '+ENGINEERING',
+      { topic_name: 'guarded' },
+      400,
+      { msg: 'Invalid stream ID', code: 'BAD_REQUEST' },
     ],
   ];
 
@@ -217,7 +234,7 @@ describe('delete_topic', () => {
     const engineering = streamId(svc, 'engineering');
     if (topicIds(svc, engineering, 'guarded').length === 0) await fill('guarded', 2);
     const before = topicIds(svc, engineering, 'guarded');
-    const r = await post({ alice, admin }[who], stream === 'ENGINEERING' ? engineering : stream, params);
+    const r = await post({ alice, admin }[who], stream.replace('ENGINEERING', String(engineering)), params);
     expect(r.status).toBe(status);
     expect(r.body).toEqual({ result: 'error', ...expected });
     expect(topicIds(svc, engineering, 'guarded')).toEqual(before);

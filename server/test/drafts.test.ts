@@ -132,6 +132,17 @@ describe('POST /drafts', () => {
     ['content not a string', [{ ...ok, content: 5 }], 'drafts[0]["content"] is not a string'],
     ['negative timestamp', [{ ...ok, timestamp: -1 }], 'Timestamp must not be negative.'],
     ['timestamp not a number', [{ ...ok, timestamp: '1' }], 'drafts[0]["timestamp"] is not a number'],
+    [
+      'timestamp that overflows',
+      `[{"type":"stream","to":[${GENERAL}],"topic":"t","content":"c","timestamp":1e303}]`,
+      'Invalid timestamp',
+    ],
+    [
+      'infinite timestamp',
+      `[{"type":"stream","to":[${GENERAL}],"topic":"t","content":"c","timestamp":1e400}]`,
+      'drafts[0]["timestamp"] is not a number',
+    ],
+    ['timestamp after year 9999', [{ ...ok, timestamp: 253_402_300_800 }], 'Invalid timestamp'],
     ['not JSON', 'drafts!', 'drafts is not valid JSON'],
     ['not a list', { ...ok }, 'drafts is not a list'],
     ['item not an object', [5], 'drafts[0] is not a dict'],
@@ -230,6 +241,10 @@ describe('PATCH /drafts/{draft_id}', () => {
     const cases: [Record<string, string>, string, string?][] = [
       [{ draft: JSON.stringify({ ...ok, to: [] }) }, 'Must specify exactly 1 stream ID for stream messages'],
       [{ draft: JSON.stringify({ ...ok, content: 'x\u0000' }) }, 'Message must not contain null bytes'],
+      [
+        { draft: `{"type":"stream","to":[${GENERAL}],"topic":"t","content":"c","timestamp":1e303}` },
+        'Invalid timestamp',
+      ],
       [{ draft: JSON.stringify([ok]) }, 'draft is not a dict'],
       [{ draft: '{' }, 'draft is not valid JSON'],
       [{}, "Missing 'draft' argument", 'REQUEST_VARIABLE_MISSING'],

@@ -155,6 +155,60 @@ describe('starting an email change', () => {
   });
 });
 
+describe('only after the commit', () => {
+  // A failure after the email is prepared: the users row refuses the update that follows.
+  const FAIL = `CREATE TRIGGER fail_user_update BEFORE UPDATE ON users
+    BEGIN SELECT RAISE(ABORT, 'injected failure'); END`;
+  const UNFAIL = 'DROP TRIGGER fail_user_update';
+
+  it('a change that rolls back mails nothing; a committed one mails exactly once', async () => {
+    const own = await startTestService({ rateLimits: { user: 1e6, ip: 1e6, emailChangesPerHour: 100 } });
+    try {
+      const bob = await own.login('bob');
+      const mails = () => {
+        try {
+          return readdirSync(join(own.dataDir, 'outbox')).map((name) =>
+            readFileSync(join(own.dataDir, 'outbox', name), 'utf8'),
+          );
+        } catch {
+          return [];
+        }
+      };
+      const change = (params: Record<string, string>) =>
+        call(own.url, 'PATCH', '/settings', { auth: authOf(bob), params });
+
+      own.sql(FAIL);
+      const failed = await change({ email: 'bob.rolledback@example.com', twenty_four_hour_time: 'true' });
+      own.sql(UNFAIL);
+      expect(failed.status).toBe(500);
+      expect(mails()).toEqual([]);
+      const settings = (await bob.registerQueue({ fetch_event_types: ['user_settings'] })).user_settings;
+      expect(settings?.twenty_four_hour_time).toBe(false);
+
+      expect((await change({ email: 'bob.committed@example.com' })).status).toBe(200);
+      const [mail, ...others] = mails();
+      expect(others).toEqual([]);
+      expect(mail).toContain('To: bob.committed@example.com');
+      const link = linkIn({ name: '', raw: '', headers: {}, body: mail ?? '' });
+
+      // Following the link: a rollback does not mail the old address either, and the link
+      // still works afterwards.
+      own.sql(FAIL);
+      const page = await fetch(link);
+      own.sql(UNFAIL);
+      expect(page.status).toBe(500);
+      expect(mails()).toHaveLength(1);
+      expect((await bob.getOwnUser()).email).toBe(own.demo.users.bob);
+      expect((await fetch(link)).status).toBe(200);
+      const notices = mails().filter((m) => m !== mail);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]).toContain(`To: ${own.demo.users.bob}`);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('following the link', () => {
   it('changes the address once and tells everyone (public addresses)', async () => {
     await patch(c.alice, { email: 'alice.confirmed@example.com' });

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { DB_FILE_NAME } from '../db';
+import { makeTempDir, removeDir } from '../../test/support/server';
+import { DB_FILE_NAME, openDatabase } from '../db';
+import { directMessageUserIds, directRecipientId } from '../db/messages';
 import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
 import { verifyAction } from './support/verify-action';
 
@@ -193,6 +195,49 @@ describe('POST /messages to a stream', () => {
     ]);
     const plainGot = await eventsAfter(moderator, plain.queue_id as string, -1);
     expect(plainGot.map((ev) => (ev.message as { id: number }).id)).toEqual([r.body.id]);
+  });
+});
+
+describe('POST /messages event shapes', () => {
+  it('each apply_markdown/client_extavatar shape of the event equals what GET /messages answers', async () => {
+    const shapes = [
+      [true, false],
+      [true, true],
+      [false, false],
+      [false, true],
+    ] as const;
+    const queues = [];
+    for (const [applyMarkdown, gravatar] of shapes)
+      queues.push(
+        await bob.registerQueue({
+          apply_markdown: applyMarkdown,
+          client_extavatar: gravatar,
+          event_types: ['message'],
+        }),
+      );
+    const sent = await send(alice, {
+      type: 'stream',
+      to: 'general',
+      topic: 'shapes',
+      content: '**bold** no mention',
+    });
+    for (const [i, [applyMarkdown, gravatar]] of shapes.entries()) {
+      const [event] = await eventsAfter(bob, queues[i]?.queue_id as string, -1);
+      const fetched = await call(svc.url, 'GET', '/messages', {
+        auth: authOf(bob),
+        params: {
+          anchor: String(sent.body.id),
+          num_before: 0,
+          num_after: 0,
+          apply_markdown: applyMarkdown,
+          client_extavatar: gravatar,
+        } as never,
+      });
+      const { flags, ...message } = (fetched.body.messages as Record<string, unknown>[])[0] ?? {};
+      expect(event?.message).toEqual(message);
+      expect(event?.flags).toEqual(flags);
+      expect(message.content_type).toBe(applyMarkdown ? 'text/html' : 'text/x-markdown');
+    }
   });
 });
 
@@ -601,6 +646,44 @@ describe('GET /messages', () => {
     expect((isDm.body.messages as { id: number }[]).some((m) => m.id === sent.body.id)).toBe(false);
   });
 
+  it('dm narrow: each one-to-one conversation is its own (not shared with another pair)', async () => {
+    // C has the highest id: before the fix both conversations were stored under C's recipient.
+    const [a, b, c] = [alice, bob, admin, moderator].sort((x, y) => userId(x) - userId(y)).slice(1);
+    if (!a || !b || !c) throw new Error('users');
+    const fromA = await send(a, { type: 'private', to: JSON.stringify([userId(c)]), content: 'pair a->c' });
+    const fromB = await send(b, { type: 'private', to: JSON.stringify([userId(c)]), content: 'pair b->c' });
+    const toSelf = await send(c, { type: 'private', to: JSON.stringify([userId(c)]), content: 'pair c->c' });
+    const narrowIds = async (client: ApiClient, operand: unknown) =>
+      (
+        (
+          await get(client, {
+            anchor: 'newest',
+            num_before: 5000,
+            num_after: 0,
+            narrow: JSON.stringify([['dm', operand]]),
+          })
+        ).body.messages as { id: number }[]
+      )
+        .map((m) => m.id)
+        .filter((id) => [fromA.body.id, fromB.body.id, toSelf.body.id].includes(id));
+    expect(await narrowIds(c, [userId(a)])).toEqual([fromA.body.id]);
+    expect(await narrowIds(c, [userId(b)])).toEqual([fromB.body.id]);
+    expect(await narrowIds(a, [userId(c)])).toEqual([fromA.body.id]);
+    expect(await narrowIds(c, [userId(c)])).toEqual([toSelf.body.id]);
+    // recent_private_conversations: one entry per conversation, newest first.
+    const state = await c.request('POST', '/register', {
+      event_types: ['recent_private_conversations'],
+    });
+    const recent = (
+      state as { recent_private_conversations: { max_message_id: number; user_ids: number[] }[] }
+    ).recent_private_conversations;
+    expect(recent.slice(0, 3)).toEqual([
+      { max_message_id: toSelf.body.id, user_ids: [] },
+      { max_message_id: fromB.body.id, user_ids: [userId(b)] },
+      { max_message_id: fromA.body.id, user_ids: [userId(a)] },
+    ]);
+  });
+
   it('raw Markdown with apply_markdown=false', async () => {
     const r = await get(alice, {
       anchor: String(topicIds[2]),
@@ -688,4 +771,74 @@ describe('GET /messages', () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ result: 'error', ...expected });
   });
+});
+
+describe('migration 3 (direct_pairs)', () => {
+  it('moves existing one-to-one DMs stored the old way to a recipient per pair, keeping ids', async () => {
+    const dataDir = await makeTempDir('confab-migrate-');
+    try {
+      const old = await startTestService({ dataDir });
+      await old.close();
+      // Rewrite the seeded DMs into the old storage: a one-to-one DM under the personal
+      // recipient of the member with the higher id, no pair groups, schema version 2.
+      const raw = new Database(join(dataDir, DB_FILE_NAME));
+      const before = raw
+        .prepare(
+          `SELECT m.id, m.sender_id, m.recipient_id, m.content FROM messages m
+           WHERE m.stream_id IS NULL ORDER BY m.id`,
+        )
+        .all() as { id: number; sender_id: number; recipient_id: number; content: string }[];
+      const pairs = raw
+        .prepare(
+          `SELECT r.id AS recipient_id, g.id AS group_id, MAX(dgm.user_id) AS high
+           FROM direct_groups g JOIN recipients r ON r.type = 3 AND r.type_id = g.id
+           JOIN direct_group_members dgm ON dgm.group_id = g.id
+           GROUP BY g.id HAVING COUNT(*) = 2`,
+        )
+        .all() as { recipient_id: number; group_id: number; high: number }[];
+      expect(pairs.length).toBeGreaterThan(0);
+      raw.transaction(() => {
+        for (const p of pairs) {
+          raw
+            .prepare(
+              'UPDATE messages SET recipient_id = (SELECT id FROM recipients WHERE type = 1 AND type_id = ?) WHERE recipient_id = ?',
+            )
+            .run(p.high, p.recipient_id);
+          raw.prepare('DELETE FROM recipients WHERE id = ?').run(p.recipient_id);
+          raw.prepare('DELETE FROM direct_groups WHERE id = ?').run(p.group_id);
+        }
+        raw.prepare('DELETE FROM schema_migrations WHERE version >= 3').run();
+      })();
+      raw.close();
+
+      const db = openDatabase(dataDir);
+      try {
+        const after = db
+          .prepare(
+            'SELECT id, sender_id, recipient_id, content FROM messages WHERE stream_id IS NULL ORDER BY id',
+          )
+          .all() as { id: number; sender_id: number; recipient_id: number }[];
+        expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
+        for (const m of after) {
+          const members = (
+            db
+              .prepare('SELECT user_id FROM user_messages WHERE message_id = ? ORDER BY user_id')
+              .all(m.id) as {
+              user_id: number;
+            }[]
+          ).map((r) => r.user_id);
+          expect(m.recipient_id).toBe(directRecipientId(db, members, false));
+          expect(directMessageUserIds(db, m)).toEqual(members);
+        }
+        // Messages of one conversation share a recipient, as before the rewrite.
+        const grouping = (rows: { recipient_id: number }[]) =>
+          rows.map((m) => rows[0]?.recipient_id === m.recipient_id);
+        expect(grouping(after)).toEqual(grouping(before));
+      } finally {
+        db.close();
+      }
+    } finally {
+      await removeDir(dataDir);
+    }
+  }, 60_000);
 });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
+import { runBatched } from '../actions/read';
+import type { ServiceContext } from '../context';
 import { DB_FILE_NAME } from '../db';
 import { authOf, call, startTestService, type TestService } from './helpers';
 import { verifyAction } from './support/verify-action';
@@ -275,5 +277,33 @@ describe('mark_all_as_read in batches under a time budget', () => {
       },
     ]);
     expect(unreadIds(svc, aliceId)).toEqual([]);
+  });
+});
+
+describe('runBatched yields to the event loop between batches', () => {
+  it('other callbacks run between batches, not only after the whole job', async () => {
+    let ticks = 0;
+    const tick = () => {
+      ticks++;
+      if (ticks < 1000) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const seen: number[] = [];
+    const ctx = { config: { workBudgetSeconds: 60 } } as unknown as ServiceContext;
+    const complete = await runBatched(ctx, () => {
+      seen.push(ticks);
+      return seen.length === 5;
+    });
+    ticks = 1000;
+    expect(complete).toBe(true);
+    // A synchronous loop would see [0, 0, 0, 0, 0].
+    expect(seen).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('stops after the first unfinished batch when the budget is spent', async () => {
+    let steps = 0;
+    const ctx = { config: { workBudgetSeconds: 0 } } as unknown as ServiceContext;
+    expect(await runBatched(ctx, () => ++steps > 10)).toBe(false);
+    expect(steps).toBe(1);
   });
 });

@@ -315,6 +315,25 @@ describe('POST /users/me/subscriptions: existing streams', () => {
     );
     svc.sql("UPDATE streams SET is_web_public = 1 WHERE name = 'engineering'");
     try {
+      // The one stream-access rule (objects/streams.ts accessStream): like any user of the
+      // realm, a guest may post to a web-public stream and keep drafts for it, subscribed or not.
+      const send = () =>
+        call(svc.url, 'POST', '/messages', {
+          auth: authOf(clients.guest),
+          params: { type: 'stream', to: 'engineering', topic: 'guest post', content: 'hello' },
+        });
+      const streams = (await call(svc.url, 'GET', '/streams', { auth: authOf(clients.admin) })).body
+        .streams as { stream_id: number; name: string }[];
+      const engineering = streams.find((x) => x.name === 'engineering')?.stream_id;
+      const draft = () =>
+        call(svc.url, 'POST', '/drafts', {
+          auth: authOf(clients.guest),
+          params: {
+            drafts: JSON.stringify([{ type: 'stream', to: [engineering], topic: 't', content: 'x' }]),
+          },
+        });
+      expect((await send()).body).toMatchObject({ result: 'success' });
+      expect((await draft()).body).toMatchObject({ result: 'success' });
       const r = await subscribe('guest', { subscriptions: [{ name: 'engineering' }] });
       expect(r.subscribed).toEqual({ [emails.guest]: ['engineering'] });
     } finally {

@@ -7,6 +7,7 @@
 import { sendMessageIn } from '../actions/messages';
 import { runAction } from '../actions/transaction';
 import type { ServiceContext } from '../context';
+import { type StreamRow, streamSubscriberIds } from '../db/streams';
 import type { UserRow } from '../db/users';
 import { ApiFailure, badRequest, missingArgument } from '../errors';
 import type { RequestParams } from '../params';
@@ -31,16 +32,6 @@ export function resolveConfig(integration: Integration, params: RequestParams): 
 /** Digits name a stream by id (as the family reads `stream`), anything else by name. */
 function streamRef(stream: string): number | string {
   return /^[0-9]{1,15}$/.test(stream) ? Number(stream) : stream;
-}
-
-function subscriberCount(ctx: ServiceContext, streamId: number): number {
-  const row = ctx.db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id
-       WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
-    )
-    .get(streamId) as { n: number };
-  return row.n;
 }
 
 export function postWebhookMessage(
@@ -70,7 +61,7 @@ export function postWebhookMessage(
     }
     const ref = streamRef(target.stream);
     const identity = `\`${bot.delivery_email}\``;
-    let streamId: number;
+    let stream: StreamRow;
     try {
       const sent = sendMessageIn(ctx, events, {
         senderId: bot.id,
@@ -78,10 +69,8 @@ export function postWebhookMessage(
         content: message.content,
         client,
       });
-      const row = ctx.db.prepare('SELECT stream_id FROM messages WHERE id = ?').get(sent.id) as {
-        stream_id: number;
-      };
-      streamId = row.stream_id;
+      if (!sent.stream) throw new Error('a stream message without its stream');
+      stream = sent.stream;
     } catch (error) {
       if (!(error instanceof ApiFailure && error.code === 'STREAM_DOES_NOT_EXIST')) throw error;
       toOwner(
@@ -91,11 +80,9 @@ export function postWebhookMessage(
       );
       return;
     }
-    if (subscriberCount(ctx, streamId) === 0) {
-      const name = (ctx.db.prepare('SELECT name FROM streams WHERE id = ?').get(streamId) as { name: string })
-        .name;
+    if (streamSubscriberIds(ctx.db, stream.id).length === 0) {
       toOwner(
-        `Your bot ${identity} tried to send a message to stream #**${name}**. The stream exists but does not have any subscribers.`,
+        `Your bot ${identity} tried to send a message to stream #**${stream.name}**. The stream exists but does not have any subscribers.`,
       );
     }
   });

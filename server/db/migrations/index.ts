@@ -4,6 +4,7 @@
  */
 import { sql as initial } from './0001_initial';
 import { sql as emailChanges } from './0002_email_changes';
+import { sql as directPairs } from './0003_direct_pairs';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'email_changes', sql: emailChanges },
+  { version: 3, name: 'direct_pairs', sql: directPairs },
 ];
