@@ -41,6 +41,12 @@ describe('parseLaunchArgs', () => {
     });
   });
 
+  it('spells --server as the core does (shared/url.ts), so demo and stored URLs compare equal', () => {
+    expect(parseLaunchArgs(['--server', 'HTTPS://Chat.Example.com:443/team//?next=1#top']).server).toBe(
+      'https://chat.example.com/team',
+    );
+  });
+
   it.each([
     [['--bogus'], "unknown option '--bogus'"],
     [['-x'], "unknown option '-x'"],
@@ -49,6 +55,7 @@ describe('parseLaunchArgs', () => {
     [['--browser=yes'], "Option '--browser' does not take an argument"],
     [['--server', 'ftp://example.com'], "--server must be an http(s) URL, not 'ftp://example.com'"],
     [['--server', 'example.com'], "--server must be an http(s) URL, not 'example.com'"],
+    [['--server', 'https://me:secret@example.com'], '--server must not contain a user name or password'],
     [['--port', 'abc'], "--port must be 0..65535, not 'abc'"],
     [['--port', '65536'], "--port must be 0..65535, not '65536'"],
     [['--port', '-1'], "Option '--port' argument is ambiguous"],

@@ -19,9 +19,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { InvalidServerUrlError, normalizeServerUrl } from '../shared/url';
 import { ELECTRON_ENV } from './host/electron-policy';
 import { type EmbeddedServer, startEmbeddedServer } from './host/embedded-server';
 import { defaultProfileDir } from './host/profile';
+import { stopChild } from './host/server-process';
 import { startBrowserApp } from './host/start';
 
 export const USAGE = 'usage: npm start -- [--browser] [--server URL] [--port P] [--profile DIR]';
@@ -30,7 +32,7 @@ export const ELECTRON_FALLBACK_MESSAGE =
 
 export interface LaunchOptions {
   browser: boolean;
-  /** Another server to use instead of the embedded one (no trailing slash). */
+  /** Another server to use instead of the embedded one, normalized (shared/url.ts). */
   server: string | null;
   /** The browser-mode page's port; 0 picks a free one. */
   port: number;
@@ -63,17 +65,7 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchOptions {
     throw new UsageError(unknown ? `unknown option '${unknown[1]}'` : firstSentence || 'invalid arguments');
   }
 
-  let server: string | null = null;
-  if (values.server !== undefined) {
-    let url: URL | null = null;
-    try {
-      url = new URL(values.server);
-    } catch {}
-    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new UsageError(`--server must be an http(s) URL, not '${values.server}'`);
-    }
-    server = url.href.replace(/\/+$/, '');
-  }
+  const server = values.server === undefined ? null : serverOption(values.server);
 
   let port = 0;
   if (values.port !== undefined) {
@@ -88,6 +80,20 @@ export function parseLaunchArgs(argv: readonly string[]): LaunchOptions {
     port,
     profile: values.profile === undefined ? null : path.resolve(values.profile),
   };
+}
+
+/** --server in the one spelling the core compares and stores (shared/url.ts). */
+function serverOption(value: string): string {
+  try {
+    return normalizeServerUrl(value);
+  } catch (error) {
+    if (!(error instanceof InvalidServerUrlError)) throw error;
+    if (error.reason === 'credentials') {
+      // Not echoed: the value holds a password.
+      throw new UsageError('--server must not contain a user name or password');
+    }
+    throw new UsageError(`--server must be an http(s) URL, not '${value}'`);
+  }
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -191,7 +197,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
     if (electronBinary !== null) {
       const child = runElectron(electronBinary, electronMain, { serverUrl, profileDir, demoCredentialsFile });
-      stopApp = () => stopElectron(child);
+      stopApp = () => stopChild(child, 10_000);
       child.once('error', (error) => {
         process.stderr.write(`confab: could not start Electron: ${error.message}\n`);
         void shutdown(1);
@@ -230,15 +236,6 @@ function runElectron(
   // Would turn the app into a plain Node process.
   delete env.ELECTRON_RUN_AS_NODE;
   return spawn(binary, [mainScript], { cwd: repoRoot, stdio: 'inherit', env });
-}
-
-async function stopElectron(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function readAppVersion(): string {

@@ -112,6 +112,26 @@ describe('Accounts', () => {
     expect(again.account).toMatchObject({ serviceVersion: '9.9', featureLevel: 123 });
   });
 
+  it('refuses a server address with credentials, or not http(s), before any request', async () => {
+    const profileDir = newProfile();
+    const accounts = accountsIn(profileDir);
+    const withCredentials = server.url.replace('://', '://alice:secret@');
+    for (const [url, reason] of [
+      [withCredentials, 'it must not contain a user name or password'],
+      ['ftp://127.0.0.1/', 'only http and https are supported'],
+      ['not a url', 'it is not an absolute URL'],
+    ] as const) {
+      await expect(accounts.signIn(url, server.demo.users.alice, server.demo.password)).rejects.toMatchObject(
+        {
+          name: 'CoreError',
+          code: 'BAD_REQUEST',
+          message: `Not a server address: ${reason}`,
+        },
+      );
+    }
+    expect(accounts.appState()).toEqual({ accounts: [], activeAccountId: null });
+  });
+
   it('sets a damaged accounts.json aside and starts with no accounts', async () => {
     const profileDir = newProfile();
     const accounts = accountsIn(profileDir);

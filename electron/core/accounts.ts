@@ -9,15 +9,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ApiClient, type FetchLike, NetworkError } from '../../shared/client';
 import type { AccountSummary, AppState } from '../../shared/ipc';
+import { InvalidServerUrlError, normalizeServerUrl } from '../../shared/url';
 import { CoreError } from './errors';
 import { readTextIfExists, SerialQueue, writeFileAtomic } from './files';
 import type { SecretStore } from './secrets';
 
-/** "https://Chat.example.com/team/" -> "https://chat.example.com/team": one spelling per server. */
-export function normalizeServerUrl(serverUrl: string): string {
-  const url = new URL(serverUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
+// One spelling per server (see shared/url.ts); re-exported for the core's other modules.
+export { normalizeServerUrl };
 
 /** Stable local id of an account: the same server and email always give the same id. */
 export function accountIdFor(serverUrl: string, email: string): string {
@@ -100,7 +98,7 @@ export class Accounts {
    */
   async signIn(serverUrl: string, email: string, password: string): Promise<SignInResult> {
     await this.load();
-    const url = normalizeServerUrl(serverUrl);
+    const url = serverUrlOrBadRequest(serverUrl);
     const anonymous = this.anonymousClient(url);
     const { api_key: apiKey, email: canonicalEmail } = await reachable(
       url,
@@ -202,6 +200,16 @@ export class Accounts {
 
 export function unknownAccount(id: string): CoreError {
   return new CoreError('UNKNOWN_ACCOUNT', `No account with id ${id}`);
+}
+
+/** The URL the renderer sent, normalized; an unusable one is the caller's error. */
+function serverUrlOrBadRequest(serverUrl: string): string {
+  try {
+    return normalizeServerUrl(serverUrl);
+  } catch (error) {
+    if (error instanceof InvalidServerUrlError) throw new CoreError('BAD_REQUEST', error.message);
+    throw error;
+  }
 }
 
 /** Turns "fetch failed" into a sentence about the server the user typed. */

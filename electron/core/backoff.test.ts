@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import * as shared from '../../shared/backoff';
 import { ApiError, NetworkError } from '../../shared/client';
-import { BACKOFF_CAP_MS, backoffDelayMs, isTransient, retryDelayMs } from './backoff';
-
-const top = () => 0.999999;
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelayMs, isTransient, retryDelayMs } from './backoff';
 
 describe('backoffDelayMs', () => {
-  it('starts at 100 ms and doubles per attempt', () => {
-    const ceilings = [0, 1, 2, 3, 4, 5, 6].map((n) => Math.round(backoffDelayMs(n, () => 1)));
-    expect(ceilings).toEqual([100, 200, 400, 800, 1600, 3200, 6400]);
-  });
-
-  it('caps the ceiling at 10 s, however many attempts', () => {
-    for (const n of [7, 8, 20, 100, 5000]) expect(backoffDelayMs(n, () => 1)).toBe(BACKOFF_CAP_MS);
-    expect(BACKOFF_CAP_MS).toBe(10_000);
-  });
-
-  it('spreads the delay uniformly over [0, ceiling) (full jitter)', () => {
-    expect(backoffDelayMs(3, () => 0)).toBe(0);
-    expect(backoffDelayMs(3, () => 0.5)).toBe(400);
-    expect(backoffDelayMs(3, top)).toBeLessThan(800);
-    expect(backoffDelayMs(12, () => 0.25)).toBe(2500);
+  it('is the shared back-off (shared/backoff.ts), re-exported for the core', () => {
+    expect(backoffDelayMs).toBe(shared.backoffDelayMs);
+    expect([BACKOFF_BASE_MS, BACKOFF_CAP_MS]).toEqual([100, 10_000]);
   });
 });
 

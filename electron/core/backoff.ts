@@ -1,18 +1,12 @@
 /**
- * Retry timing of the event loop: exponential back-off with full jitter (AWS Architecture
- * Blog, "Exponential Backoff And Jitter"): spreading retries uniformly over [0, ceiling)
- * keeps a fleet of clients from hammering a server that just came back, all at once.
+ * Retry timing of the event loop and the drafts outbox: the shared exponential back-off with
+ * full jitter (shared/backoff.ts, also used by the renderer's WebSocket bridge), plus what only
+ * an HTTP client needs: which failures are worth a retry, and a 429's Retry-After.
  */
+import { backoffDelayMs } from '../../shared/backoff';
 import { ApiError, NetworkError } from '../../shared/client';
 
-export const BACKOFF_BASE_MS = 100;
-export const BACKOFF_CAP_MS = 10_000;
-
-/** Delay before retry number `attempt` (0 = first retry): random(0, min(cap, base * 2^attempt)). */
-export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
-  return random() * ceiling;
-}
+export { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelayMs } from '../../shared/backoff';
 
 /** Failures that say nothing about our request: the network, the server's health, its rate limit. */
 export function isTransient(error: unknown): boolean {

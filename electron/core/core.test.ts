@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountSnapshot, AccountSummary, AppState, IpcResult, PushChannel } from '../../shared/ipc';
 import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
-import { type Core, createCore, FileSecretStore } from './index';
+import { type Core, createCore, FileSecretStore, type SecretStore } from './index';
 import { waitFor } from './test-helpers';
 
 const SENDER = { window: 'main' };
@@ -18,6 +18,8 @@ interface Instance {
   profileDir: string;
   secrets: FileSecretStore;
   secretsFile: string;
+  /** How often the core asked the secret store for a key (each one a file read + decrypt). */
+  secretReads: () => number;
   pushes: { channel: PushChannel; payload: unknown }[];
   results: IpcResult<unknown>[];
   invoke<T>(channel: string, payload: unknown): Promise<IpcResult<T>>;
@@ -44,9 +46,19 @@ let counter = 0;
 async function instance(profileDir = join(root, `profile-${++counter}`)): Promise<Instance> {
   const secretsFile = join(profileDir, 'secrets.json');
   const secrets = new FileSecretStore(secretsFile);
+  let reads = 0;
+  const counted: SecretStore = {
+    encrypted: secrets.encrypted,
+    get: (key) => {
+      reads++;
+      return secrets.get(key);
+    },
+    set: (key, value) => secrets.set(key, value),
+    delete: (key) => secrets.delete(key),
+  };
   const core = createCore({
     profileDir,
-    secretStore: secrets,
+    secretStore: counted,
     mode: 'browser',
     appVersion: '0.0.0-test',
     defaultServerUrl: server.url,
@@ -58,6 +70,7 @@ async function instance(profileDir = join(root, `profile-${++counter}`)): Promis
     profileDir,
     secrets,
     secretsFile,
+    secretReads: () => reads,
     pushes: [],
     results: [],
     async invoke<T>(channel: string, payload: unknown) {
@@ -256,6 +269,65 @@ describe('Core against the real server', () => {
     expect(JSON.parse(await readFile(join(app.profileDir, 'accounts.json'), 'utf8')).accounts).toHaveLength(
       1,
     );
+  });
+
+  it('reads the key once per machine start, not per write, and says so when there is none', async () => {
+    const first = await instance();
+    const alice = await signIn(first, 'alice');
+    // The key came from the sign-in itself.
+    expect(first.secretReads()).toBe(0);
+    await first.core.stop();
+
+    const app = await instance(first.profileDir);
+    expect(app.secretReads()).toBe(1);
+    await connected(app, alice.id);
+    const snapshot = await app.ok<AccountSnapshot | null>('account.getSnapshot', { accountId: alice.id });
+    const dense = snapshot?.state.user_settings?.dense_mode;
+    const general = snapshot?.state.subscriptions?.find((s) => s.name === 'general');
+    expect(general).toBeDefined();
+    await app.ok('settings.update', { accountId: alice.id, changes: { dense_mode: !dense } });
+    await app.ok('settings.update', { accountId: alice.id, changes: { dense_mode: dense } });
+    await app.ok('subscriptions.updateProperties', {
+      accountId: alice.id,
+      updates: [{ stream_id: general?.stream_id, property: 'pin_to_top', value: false }],
+    });
+    expect(app.secretReads()).toBe(1);
+
+    // A key gone from the store: no machine, and writes say why rather than trying without one.
+    await app.core.stop();
+    await app.secrets.delete(alice.id);
+    const keyless = await instance(first.profileDir);
+    expect(
+      await keyless.invoke('settings.update', { accountId: alice.id, changes: { dense_mode: true } }),
+    ).toEqual({
+      ok: false,
+      error: { message: 'No stored credentials for this account: sign in again.', code: 'SIGNED_OUT' },
+    });
+  });
+
+  it('switches the active account for the glue itself, without a sender to vouch for it', async () => {
+    const app = await instance();
+    const alice = await signIn(app, 'alice');
+    const bob = await signIn(app, 'bob');
+    // A frame that is not (yet) our app is refused the invoke...
+    expect(
+      await app.core.handleInvoke({ frame: 'loading' }, 'accounts.setActive', { accountId: alice.id }),
+    ).toEqual({
+      ok: false,
+      error: { message: 'Refused: untrusted sender', code: 'UNTRUSTED_SENDER' },
+    });
+    // ...but a notification click in main goes straight to the core.
+    const pushed = app.pushes.length;
+    const state = await app.core.setActiveAccount(alice.id);
+    expect(state).toEqual({
+      accounts: [expect.objectContaining({ id: alice.id }), expect.objectContaining({ id: bob.id })],
+      activeAccountId: alice.id,
+    });
+    // (The snapshots' name and version refreshes may push app.state around it, too.)
+    expect(app.pushes.slice(pushed)).toContainEqual({ channel: 'app.state', payload: state });
+    expect(await app.ok<AppState>('app.getState', {})).toMatchObject({ activeAccountId: alice.id });
+    await expect(app.core.setActiveAccount('nobody')).rejects.toMatchObject({ code: 'UNKNOWN_ACCOUNT' });
+    expect((await app.ok<AppState>('app.getState', {})).activeAccountId).toBe(alice.id);
   });
 
   it('never lets an API key reach the renderer', async () => {

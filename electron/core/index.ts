@@ -5,7 +5,7 @@
  * `onPush`; nothing else crosses into a renderer, and never an API key.
  */
 import { z } from 'zod';
-import type { ApiClient, FetchLike } from '../../shared/client';
+import type { ApiClient, CallOptions, FetchLike } from '../../shared/client';
 import type { AccountState } from '../../shared/domain';
 import type {
   AccountSummary,
@@ -63,6 +63,12 @@ export interface Core {
   /** The network came back, or the computer resumed from sleep. */
   wakeAll(): void;
   /**
+   * Makes the account the active one and pushes app.state, as `accounts.setActive` does for a
+   * renderer. For the glue's own decisions (a notification was clicked): no sender to vouch
+   * for, so it works before the window has loaded the app. Rejects for an unknown account.
+   */
+  setActiveAccount(accountId: string): Promise<AppState>;
+  /**
    * An account's current state (shared/domain) and its snapshot generation, null while it has
    * none. Current as of the latest push: a push listener reads the state that includes it.
    */
@@ -100,6 +106,13 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const machines = new Map<string, UpdateMachine>();
+  /**
+   * Each running machine's API client (credentials included), made once when the machine
+   * starts and shared by its machine, its drafts outbox and the write handlers, so a write
+   * does not read and decrypt the secrets file again. Dropped with the machine (sign-out, a
+   * new sign-in, stop).
+   */
+  const clients = new Map<string, ApiClient>();
   /** Accounts whose machine could not start (no key): why, for account.getConnection. */
   const unstarted = new Map<string, ConnectionState>();
   /** Next snapshot generation per account, so it keeps rising across sign-ins. */
@@ -167,9 +180,10 @@ export function createCore(options: CoreOptions): Core {
 
   function startMachine(account: AccountSummary, apiKey: string): void {
     const id = account.id;
+    const client = accounts.client(account, apiKey);
     const machine = new UpdateMachine({
       accountId: id,
-      client: accounts.client(account, apiKey),
+      client,
       firstGeneration: nextGeneration.get(id) ?? 0,
     });
     machine.on('snapshot', (snapshot) => {
@@ -184,10 +198,11 @@ export function createCore(options: CoreOptions): Core {
       if (restart) void refreshServer(id, restart.service_version, restart.service_feature_level);
     });
     machine.on('connection', (state) => push('account.connection', { accountId: id, state }));
-    attachDrafts(id, machine, accounts.client(account, apiKey));
+    attachDrafts(id, machine, client);
     // Two sign-ins of one account racing must not leave a machine running unseen.
     void machines.get(id)?.stop({ deleteQueue: true });
     machines.set(id, machine);
+    clients.set(id, client);
     unstarted.delete(id);
     machine.start();
   }
@@ -196,6 +211,7 @@ export function createCore(options: CoreOptions): Core {
     const machine = machines.get(id);
     if (!machine) return;
     machines.delete(id);
+    clients.delete(id);
     await machine.stop({ deleteQueue });
   }
 
@@ -251,6 +267,32 @@ export function createCore(options: CoreOptions): Core {
     return accounts.appState();
   }
 
+  async function setActiveAccount(accountId: string): Promise<AppState> {
+    await accounts.load();
+    await accounts.setActive(accountId);
+    pushAppState();
+    return accounts.appState();
+  }
+
+  /**
+   * A write to the account's server with the client of its running machine. The new values
+   * come back through the event queue, like a change from any other client.
+   */
+  async function write<T>(
+    accountId: string,
+    send: (client: ApiClient, options: CallOptions) => Promise<T>,
+  ): Promise<T> {
+    await accounts.load();
+    requireAccount(accountId);
+    const client = clients.get(accountId);
+    if (!client) {
+      // No machine: no key was stored, or it could not be read (unstarted says why).
+      const why = unstarted.get(accountId)?.lastError ?? NO_CREDENTIALS.lastError;
+      throw new CoreError('SIGNED_OUT', why as string);
+    }
+    return send(client, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
+  }
+
   const handlers: InvokeHandlers = {
     'app.getInfo': async () => ({
       mode: options.mode,
@@ -293,12 +335,7 @@ export function createCore(options: CoreOptions): Core {
       pushAppState();
       return accounts.appState();
     },
-    'accounts.setActive': async ({ accountId }) => {
-      await accounts.load();
-      await accounts.setActive(accountId);
-      pushAppState();
-      return accounts.appState();
-    },
+    'accounts.setActive': ({ accountId }) => setActiveAccount(accountId),
     'account.getSnapshot': async ({ accountId }) => {
       await accounts.load();
       requireAccount(accountId);
@@ -309,30 +346,10 @@ export function createCore(options: CoreOptions): Core {
       requireAccount(accountId);
       return machines.get(accountId)?.connection() ?? unstarted.get(accountId) ?? NO_CREDENTIALS;
     },
-    'settings.update': async ({ accountId, changes }) => {
-      await accounts.load();
-      const account = requireAccount(accountId);
-      const apiKey = await accounts.apiKey(accountId);
-      if (apiKey === null) throw new CoreError('SIGNED_OUT', NO_CREDENTIALS.lastError as string);
-      // The new values come back through the event queue, like a change from any other client.
-      return accounts
-        .client(account, apiKey)
-        .updateSettings(changes, { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) });
-    },
+    'settings.update': ({ accountId, changes }) =>
+      write(accountId, (client, call) => client.updateSettings(changes, call)),
     'subscriptions.updateProperties': async ({ accountId, updates }) => {
-      await accounts.load();
-      const account = requireAccount(accountId);
-      const apiKey = await accounts.apiKey(accountId);
-      if (apiKey === null) throw new CoreError('SIGNED_OUT', NO_CREDENTIALS.lastError as string);
-      // Like settings: the new values come back as subscription update events.
-      await accounts
-        .client(account, apiKey)
-        .request(
-          'POST',
-          '/users/me/subscriptions/properties',
-          { subscription_data: updates },
-          { signal: AbortSignal.timeout(WRITE_TIMEOUT_MS) },
-        );
+      await write(accountId, (client, call) => client.updateSubscriptionProperties(updates, call));
       return null;
     },
     'drafts.list': async ({ accountId }) => {
@@ -391,6 +408,7 @@ export function createCore(options: CoreOptions): Core {
       };
     },
     wakeAll,
+    setActiveAccount,
     accountState: (accountId) => machines.get(accountId)?.accountState() ?? null,
   };
 }

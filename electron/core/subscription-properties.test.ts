@@ -5,16 +5,19 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../shared/client';
 import type { AccountSnapshot, AccountSummary, IpcResult, PushChannel } from '../../shared/ipc';
 import type { Subscription } from '../../shared/protocol';
 import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
 import { type Core, createCore, FileSecretStore } from './index';
+import { recordingFetch } from './test-helpers';
 
 const SENDER = { window: 'main' };
 let server: StartedServer;
 let root: string;
 let core: Core;
 const pushes: { channel: PushChannel; payload: unknown }[] = [];
+const wire = recordingFetch();
 
 beforeAll(async () => {
   server = await startServerProcess({});
@@ -28,6 +31,7 @@ beforeAll(async () => {
     defaultServerUrl: server.url,
     demoCredentialsFile: join(server.dataDir, 'demo-credentials.json'),
     isTrustedSender: (sender) => sender === SENDER,
+    fetch: wire.fetch,
   });
   core.onPush((channel, payload) => pushes.push({ channel, payload }));
   await core.start();
@@ -76,6 +80,15 @@ describe('subscriptions.updateProperties', () => {
       ],
     });
     expect(answer).toEqual({ ok: true, value: null });
+    // Through the client's named function: one form-encoded POST, subscription_data as JSON text.
+    const posts = wire.requests.filter((r) => r.url.pathname.endsWith('/users/me/subscriptions/properties'));
+    expect(posts.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
+    expect(new URLSearchParams(posts[0]?.init.body).get('subscription_data')).toBe(
+      JSON.stringify([
+        { stream_id: general.stream_id, property: 'is_muted', value: true },
+        { stream_id: general.stream_id, property: 'color', value: '#abcdef' },
+      ]),
+    );
     const after = await eventually('the events in the snapshot', async () => {
       const r = await invoke<AccountSnapshot | null>('account.getSnapshot', { accountId });
       const sub = r.ok
@@ -93,6 +106,25 @@ describe('subscriptions.updateProperties', () => {
       updates: [{ stream_id: general.stream_id, property: 'no_such_property', value: true }],
     });
     expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+  });
+
+  it('ApiClient.updateSubscriptionProperties answers what the server ignored', async () => {
+    const anonymous = new ApiClient({ serverUrl: server.url });
+    const { api_key: apiKey, email } = await anonymous.fetchApiKey(
+      server.demo.users.bob,
+      server.demo.password,
+    );
+    const bob = anonymous.withCredentials({ email, apiKey });
+    const { subscriptions } = await bob.request('GET', '/users/me/subscriptions');
+    const first = (subscriptions as Subscription[])[0] as Subscription;
+    await expect(
+      bob.updateSubscriptionProperties([{ stream_id: first.stream_id, property: 'pin_to_top', value: true }]),
+    ).resolves.toEqual({ ignored_parameters_unsupported: [] });
+    await expect(
+      bob.updateSubscriptionProperties([
+        { stream_id: first.stream_id, property: 'no_such_property', value: 1 },
+      ]),
+    ).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
   });
 
   it('refuses a malformed request before it reaches the server', async () => {

@@ -3,10 +3,12 @@
  * from TypeScript through tsx, exactly as `npm run server` does, with its data under the
  * profile. `--demo` only seeds an empty data directory, so it is always passed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { embeddedServerArgs } from './electron-policy';
+import { type ExitStatus, stopChild, waitForListening } from './server-process';
 
 export interface EmbeddedServer {
   readonly url: string;
@@ -15,7 +17,7 @@ export interface EmbeddedServer {
   /** Written by the server's --demo on first run; the sign-in screen offers its accounts. */
   readonly demoCredentialsFile: string;
   /** Resolves when the child exits on its own (a crash, or after stop()). */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<ExitStatus>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -30,21 +32,20 @@ export interface EmbeddedServerOptions {
   startTimeoutMs?: number;
 }
 
-const LISTENING = /^listening on (https?:\/\/\S+)/;
-
 export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const { repoRoot, dataDir } = options;
   // The server must not outlive us even when we cannot stop it: exit-with-parent watches the
   // stdin pipe we hold (it closes when this process dies, however it dies).
   const watchdog = new URL('./exit-with-parent.ts', import.meta.url).href;
   const args = ['--import', 'tsx', '--import', watchdog, path.join(repoRoot, 'server', 'main.ts')];
-  args.push('--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo');
+  args.push(...embeddedServerArgs(dataDir));
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.on('error', () => undefined);
 
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exited = new Promise<ExitStatus>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  const failed = new Promise<Error>((resolve) => child.on('error', resolve));
   // An exit path that skipped stop() still asks the server to stop (it shuts down cleanly
   // on its own); the stdin watchdog covers deaths that run no code at all.
   const killOnExit = () => child.kill('SIGTERM');
@@ -63,34 +64,15 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     if (recent.length > 20) recent.shift();
   };
   createInterface({ input: child.stderr }).on('line', remember);
-  const stdout = createInterface({ input: child.stdout });
 
   let url: string;
   try {
-    url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('the embedded server did not start in time')),
-        options.startTimeoutMs ?? 60_000,
-      );
-      stdout.on('line', (line) => {
-        remember(line);
-        const match = LISTENING.exec(line);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      void exited.then(({ code, signal }) => {
-        clearTimeout(timer);
-        reject(new Error(`the embedded server exited (${signal ?? `code ${code}`}) before listening`));
-      });
-    });
+    url = await waitForListening(
+      { stdout: child.stdout, exited, failed },
+      { timeoutMs: options.startTimeoutMs ?? 60_000, onLine: remember },
+    );
   } catch (error) {
-    await stopChild(child, exited, 5_000);
+    await stopChild(child, 5_000);
     const output = recent.length > 0 ? `\n${recent.join('\n')}` : '';
     throw new Error(`${(error as Error).message}${output}`);
   }
@@ -101,14 +83,6 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     dataDir,
     demoCredentialsFile: path.join(dataDir, 'demo-credentials.json'),
     exited,
-    stop: (graceMs = 10_000) => stopChild(child, exited, graceMs),
+    stop: (graceMs = 10_000) => stopChild(child, graceMs),
   };
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }

@@ -9,7 +9,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { utilityProcess } from 'electron';
-import { embeddedServerArgs, parseListeningLine } from '../host/electron-policy';
+import { embeddedServerArgs } from '../host/electron-policy';
+import { type ExitStatus, waitForListening } from '../host/server-process';
 
 export interface UtilityServer {
   url: string;
@@ -31,37 +32,21 @@ export async function startUtilityServer(serverScript: string, profileDir: strin
   const log = createWriteStream(path.join(profileDir, 'server.log'), { flags: 'a', mode: 0o600 });
   log.on('error', () => undefined);
   let running = true;
-  const exited = new Promise<number>((resolve) =>
+  const exited = new Promise<ExitStatus>((resolve) =>
     child.once('exit', (code) => {
       running = false;
       log.end();
-      resolve(code);
+      resolve({ code, signal: null });
     }),
   );
   if (child.stderr) createInterface({ input: child.stderr }).on('line', (line) => log.write(`${line}\n`));
 
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('the embedded server did not start in time')),
-      START_TIMEOUT_MS,
-    );
-    if (child.stdout) {
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        log.write(`${line}\n`);
-        const found = parseListeningLine(line);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found);
-        }
-      });
-    }
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the embedded server exited (code ${code}) before listening; see server.log`));
-    });
-  }).catch((error: unknown) => {
+  const url = await waitForListening(
+    { stdout: child.stdout, exited },
+    { timeoutMs: START_TIMEOUT_MS, onLine: (line) => log.write(`${line}\n`) },
+  ).catch((error: unknown) => {
     child.kill();
-    throw error;
+    throw new Error(`${(error as Error).message}; see server.log`);
   });
 
   return {

@@ -98,9 +98,13 @@ async function onReady(): Promise<void> {
     window: () => mainWindow,
     tray,
     showAccount(accountId) {
-      const win = showWindow();
-      // As if the page had switched accounts itself: through the core, as our own frame.
-      void core.handleInvoke(win.webContents.mainFrame, 'accounts.setActive', { accountId });
+      showWindow();
+      // Main's own decision, not a renderer's request: straight to the core, no sender check
+      // (a window made just now has not loaded app://confab yet). The page learns the switch
+      // from the app.state push, or, still loading, from its first app.getState.
+      core
+        .setActiveAccount(accountId)
+        .catch((error: unknown) => console.error(`confab: could not switch to account ${accountId}`, error));
     },
   });
   await core.start();

@@ -5,8 +5,12 @@
  * parameters are form-encoded; strings travel bare and every other value as one JSON text.
  * Works unchanged in Node (the main process, tests) and in browsers.
  */
+import { z } from 'zod';
 import {
   API_PREFIX,
+  type Draft,
+  draftSchema,
+  envelopeSchema,
   type FetchApiKeyResponse,
   fetchApiKeyResponseSchema,
   type GetEventsResponse,
@@ -136,6 +140,13 @@ export interface CallOptions {
   signal?: SignalLike;
 }
 
+/** One entry of `subscription_data` (POST /users/me/subscriptions/properties). */
+export interface SubscriptionPropertyUpdate {
+  stream_id: number;
+  property: string;
+  value: SettingValue;
+}
+
 function parseRetryAfter(header: string | null, body: Record<string, unknown>): number | null {
   const fromBody = body['retry-after'];
   if (typeof fromBody === 'number' && Number.isFinite(fromBody)) return fromBody;
@@ -257,4 +268,59 @@ export class ApiClient {
     const ignored = body.ignored_parameters_unsupported;
     return { ignored_parameters_unsupported: Array.isArray(ignored) ? (ignored as string[]) : [] };
   }
+
+  /**
+   * POST /users/me/subscriptions/properties: all changes are checked before any is written;
+   * the new values come back as `subscription` update events.
+   */
+  async updateSubscriptionProperties(
+    updates: readonly SubscriptionPropertyUpdate[],
+    options?: CallOptions,
+  ): Promise<{ ignored_parameters_unsupported: string[] }> {
+    const body = await this.request(
+      'POST',
+      '/users/me/subscriptions/properties',
+      { subscription_data: updates },
+      options,
+    );
+    const ignored = body.ignored_parameters_unsupported;
+    return { ignored_parameters_unsupported: Array.isArray(ignored) ? (ignored as string[]) : [] };
+  }
+
+  /** GET /drafts: the user's drafts on the server, newest first. */
+  async getDrafts(options?: CallOptions): Promise<Draft[]> {
+    return getDraftsResponseSchema.parse(await this.request('GET', '/drafts', {}, options)).drafts;
+  }
+
+  /** POST /drafts: creates the drafts; resolves with their ids, in the same order. */
+  async createDrafts(drafts: readonly DraftParams[], options?: CallOptions): Promise<number[]> {
+    const body = await this.request('POST', '/drafts', { drafts }, options);
+    const { ids } = createDraftsResponseSchema.parse(body);
+    if (ids.length !== drafts.length) {
+      throw new Error(`POST /drafts answered ${ids.length} ids for ${drafts.length} drafts`);
+    }
+    return ids;
+  }
+
+  /** PATCH /drafts/{id}: replaces the draft's fields (and timestamp, when given). */
+  async editDraft(id: number, draft: DraftParams, options?: CallOptions): Promise<void> {
+    envelopeSchema.parse(await this.request('PATCH', `/drafts/${draftPathId(id)}`, { draft }, options));
+  }
+
+  /** DELETE /drafts/{id}. */
+  async deleteDraft(id: number, options?: CallOptions): Promise<void> {
+    envelopeSchema.parse(await this.request('DELETE', `/drafts/${draftPathId(id)}`, {}, options));
+  }
+}
+
+/** A draft as sent to the server: the Draft resource without its id; timestamp optional. */
+export type DraftParams = Omit<Draft, 'id' | 'timestamp'> & { timestamp?: number };
+
+const getDraftsResponseSchema = z.looseObject({ drafts: z.array(draftSchema) });
+const createDraftsResponseSchema = z.looseObject({ ids: z.array(z.number().int()) });
+
+/** Draft ids go into the path: only a non-negative integer may. */
+function draftPathId(id: number): string {
+  if (!Number.isSafeInteger(id) || id < 0) throw new TypeError(`Not a draft id: ${id}`);
+  return String(id);
 }

@@ -6,6 +6,11 @@
  *
  * Kept: what the app's UIs read. The register fields no event changes (realm name, limits, ...)
  * stay in the raw snapshot the main process holds (see snapshotFromAccountState).
+ *
+ * Not kept: the queue position (last_event_id). It is the transport's, not the account's: the
+ * UpdateMachine and the renderer's store track it beside this state. So an event that changes
+ * nothing here (a heartbeat) leaves the state object as it was, and every event leaves the
+ * slices it does not change as they were: selectors cache on those objects.
  */
 import type { RegisterState, ServerEvent, Subscription, User } from '../protocol';
 import { type DraftsState, draftsFromSnapshot, handleDraftsEvent } from './drafts';
@@ -60,8 +65,6 @@ export interface AccountState {
   userId: number | null;
   serviceVersion: string;
   featureLevel: number;
-  /** Events that this state has absorbed; the last one's id. */
-  lastEventId: number;
   userSettings: UserSettingsState;
   users: UsersState;
   streams: StreamsState;
@@ -98,7 +101,6 @@ export function accountStateFromSnapshot(snapshot: RegisterState): AccountState 
     userId: snapshot.user_id ?? null,
     serviceVersion: snapshot.service_version,
     featureLevel: snapshot.service_feature_level,
-    lastEventId: snapshot.last_event_id,
     userSettings: (snapshot.user_settings ?? {}) as UserSettingsState,
     users: usersFromSnapshot(snapshot.realm_users, loose.realm_non_active_users),
     streams: streamsFromSnapshot(loose.streams),
@@ -139,11 +141,6 @@ function withSlice<K extends keyof AccountState>(
  * here (parseEvent returns null for them).
  */
 export function applyEvent(state: AccountState, event: ServerEvent): AccountState {
-  const next = reduce(state, event);
-  return next.lastEventId >= event.id ? next : { ...next, lastEventId: event.id };
-}
-
-function reduce(state: AccountState, event: ServerEvent): AccountState {
   switch (event.type) {
     case 'heartbeat':
       return state;
@@ -292,12 +289,17 @@ const OWN_TOP_LEVEL = [
 /**
  * The state written back into the register snapshot it came from, so a window opened later
  * starts where the others are. Only fields the snapshot had are written; fields no slice
- * keeps (realm name, limits, ...) stay as they were.
+ * keeps (realm name, limits, ...) stay as they were. The state does not keep the queue
+ * position: `lastEventId` is the caller's (the raw snapshot's when not given).
  */
-export function snapshotFromAccountState(raw: RegisterState, state: AccountState): RegisterState {
+export function snapshotFromAccountState(
+  raw: RegisterState,
+  state: AccountState,
+  lastEventId: number = raw.last_event_id,
+): RegisterState {
   const out: Record<string, unknown> = {
     ...raw,
-    last_event_id: state.lastEventId,
+    last_event_id: lastEventId,
     service_version: state.serviceVersion,
     service_feature_level: state.featureLevel,
   };

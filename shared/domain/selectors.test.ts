@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BOB, snapshotFixture, subscription } from './fixtures';
+import type { ServerEvent } from '../protocol';
+import { BOB, ME, snapshotFixture, subscription } from './fixtures';
 import {
   accountStateFromSnapshot,
   applyEvent,
+  applyEvents,
   selectBadgeCount,
   selectMentionUnread,
   selectPrivateAndMentionUnread,
@@ -132,5 +134,113 @@ describe('private messages and mentions, and the badge', () => {
       snapshotFixture({ user_settings: { desktop_icon_count_display: mode } }),
     );
     expect(selectBadgeCount(state)).toBe(count);
+  });
+});
+
+describe('the unread summary is cached on its inputs, not on the state object', () => {
+  // Events that leave the unreads, the subscribed streams' mute states and the topic policies
+  // as they were: each one makes a new state object, none may cost a pass over the unreads.
+  const unrelated: ServerEvent[] = [
+    { id: 1, type: 'heartbeat' },
+    { id: 2, type: 'user_status', user_id: BOB, status_text: 'back' },
+    { id: 3, type: 'user_settings', op: 'update', property: 'twenty_four_hour_time', value: true },
+    { id: 4, type: 'realm_user', op: 'update', person: { user_id: BOB, full_name: 'Robert' } },
+    { id: 5, type: 'subscription', op: 'update', stream_id: 1, property: 'color', value: '#000000' },
+    { id: 6, type: 'drafts', op: 'remove', draft_id: 1 },
+    { id: 7, type: 'alert_words', alert_words: ['release'] },
+    { id: 8, type: 'restart', service_version: '0.2.0', service_feature_level: 151 },
+    {
+      id: 9,
+      type: 'message',
+      message: { id: 60, type: 'stream', stream_id: 1, subject: 'lunch', sender_id: ME },
+      flags: [],
+    },
+    { id: 10, type: 'update_message_flags', op: 'add', flag: 'starred', messages: [21], all: false },
+  ];
+
+  it('events that touch no input keep the unread inputs and the summary object', () => {
+    const state = base();
+    const before = unreadSummary(state);
+    for (const event of unrelated) {
+      const next = applyEvent(state, event);
+      expect(next.unreads, event.type).toBe(state.unreads);
+      expect(next.userTopics, event.type).toBe(state.userTopics);
+    }
+    // A heartbeat or a status change does not even replace the subscriptions slice.
+    for (const event of unrelated.slice(0, 4)) {
+      expect(applyEvent(state, event).subscriptions, event.type).toBe(state.subscriptions);
+    }
+    const next = applyEvents(state, unrelated);
+    expect(next).not.toBe(state);
+    expect(unreadSummary(next)).toBe(before);
+    expect(selectBadgeCount(next)).toBe(3);
+    // The badge's mode is read apart from the summary: a change of it is seen at once.
+    const mode = applyEvent(next, {
+      id: 11,
+      type: 'user_settings',
+      op: 'update',
+      property: 'desktop_icon_count_display',
+      value: 2,
+    });
+    expect(unreadSummary(mode)).toBe(before);
+    expect(selectBadgeCount(mode)).toBe(2);
+  });
+
+  it('a batch that changes the unreads gives a new, correct summary', () => {
+    const state = base();
+    const before = unreadSummary(state);
+    const next = applyEvents(state, [
+      ...unrelated,
+      {
+        id: 11,
+        type: 'message',
+        message: { id: 61, type: 'stream', stream_id: 1, subject: 'lunch', sender_id: BOB },
+        flags: [],
+      },
+      { id: 12, type: 'update_message_flags', op: 'add', flag: 'read', messages: [20], all: false },
+    ]);
+    const after = unreadSummary(next);
+    expect(after).not.toBe(before);
+    expect(after).toEqual({
+      total: 3,
+      streams: { 1: 3, 2: 1 },
+      topics: { '1\u0000lunch': 3, '2\u0000logo': 1 },
+      privateMessages: 0,
+      mentions: 1,
+      privateAndMentions: 1,
+    });
+    // The older state still answers with its own summary.
+    expect(unreadSummary(state)).toEqual(before);
+    expect(unreadSummary(state).total).toBe(3);
+  });
+
+  it('a change of muting or topic policy alone gives a new summary over the same unreads', () => {
+    const state = base();
+    const before = unreadSummary(state);
+    const unmuted = applyEvent(state, {
+      id: 1,
+      type: 'subscription',
+      op: 'update',
+      stream_id: 2,
+      property: 'is_muted',
+      value: false,
+    });
+    expect(unmuted.unreads).toBe(state.unreads);
+    expect(unreadSummary(unmuted)).not.toBe(before);
+    expect(selectUnreadTotal(unmuted)).toBe(4);
+    const mutedTopic = applyEvent(unmuted, topicPolicy(1, 'lunch', 1));
+    expect([selectUnreadTotal(mutedTopic), selectStreamUnread(mutedTopic, 1)]).toEqual([2, 0]);
+    // Going back and forth between states over one unreads object never answers stale.
+    expect([selectUnreadTotal(state), selectUnreadTotal(unmuted), selectUnreadTotal(mutedTopic)]).toEqual([
+      3, 4, 2,
+    ]);
+    const left = applyEvent(state, {
+      id: 2,
+      type: 'subscription',
+      op: 'remove',
+      subscriptions: [{ stream_id: 1, name: 'general' }],
+    });
+    expect(unreadSummary(left)).toMatchObject({ total: 1, streams: { 2: 1 }, topics: { '2\u0000logo': 1 } });
+    expect(unreadSummary(state)).toBe(before);
   });
 });

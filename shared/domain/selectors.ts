@@ -7,7 +7,9 @@
  * `privateAndMentions`, which are about who is addressed, not about muting.
  */
 import type { AccountState } from './account';
-import { topicKey, VISIBILITY_POLICY } from './user-topics';
+import type { SubscriptionsState } from './subscriptions';
+import type { UnreadState } from './unreads';
+import { topicKey, type UserTopicsState, VISIBILITY_POLICY } from './user-topics';
 
 export interface UnreadSummary {
   /** What the badge shows: private messages plus stream messages that are not muted. */
@@ -29,54 +31,112 @@ export interface UnreadSummary {
  * subscribed to is not muted.
  */
 export function isTopicMuted(state: AccountState, streamId: number, topic: string): boolean {
-  const policy = state.userTopics[topicKey(streamId, topic)]?.visibility_policy ?? VISIBILITY_POLICY.inherit;
-  if (policy === VISIBILITY_POLICY.muted) return true;
-  if (policy === VISIBILITY_POLICY.unmuted || policy === VISIBILITY_POLICY.followed) return false;
-  return state.subscriptions.subscribed[streamId]?.is_muted === true;
+  return mutedIn(state.subscriptions.subscribed, state.userTopics, streamId, topic);
 }
 
-const cache = new WeakMap<AccountState, UnreadSummary>();
+function mutedIn(
+  subscribed: SubscriptionsState['subscribed'],
+  userTopics: UserTopicsState,
+  streamId: number,
+  topic: string,
+): boolean {
+  const policy = userTopics[topicKey(streamId, topic)]?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+  if (policy === VISIBILITY_POLICY.muted) return true;
+  if (policy === VISIBILITY_POLICY.unmuted || policy === VISIBILITY_POLICY.followed) return false;
+  return subscribed[streamId]?.is_muted === true;
+}
 
-function summarize(state: AccountState): UnreadSummary {
+function summarize(
+  unreads: UnreadState,
+  subscribed: SubscriptionsState['subscribed'],
+  userTopics: UserTopicsState,
+): UnreadSummary {
   let total = 0;
   let privateMessages = 0;
   const streams: Record<number, number> = {};
   const topics: Record<string, number> = {};
-  for (const where of Object.values(state.unreads.messages)) {
+  for (const where of Object.values(unreads.messages)) {
     if (where.kind !== 'stream') {
       privateMessages += 1;
       total += 1;
       continue;
     }
-    const sub = state.subscriptions.subscribed[where.streamId];
+    const sub = subscribed[where.streamId];
     if (!sub) continue;
     const key = topicKey(where.streamId, where.topic);
     topics[key] = (topics[key] ?? 0) + 1;
-    const topicPolicy = state.userTopics[key]?.visibility_policy;
-    if (topicPolicy !== VISIBILITY_POLICY.muted) streams[where.streamId] = (streams[where.streamId] ?? 0) + 1;
-    if (!isTopicMuted(state, where.streamId, where.topic)) total += 1;
+    const policy = userTopics[key]?.visibility_policy ?? VISIBILITY_POLICY.inherit;
+    if (policy !== VISIBILITY_POLICY.muted) streams[where.streamId] = (streams[where.streamId] ?? 0) + 1;
+    // mutedIn's rule, with the key and the policy already at hand (this loop runs per unread).
+    const muted =
+      policy === VISIBILITY_POLICY.muted ||
+      (policy !== VISIBILITY_POLICY.unmuted &&
+        policy !== VISIBILITY_POLICY.followed &&
+        sub.is_muted === true);
+    if (!muted) total += 1;
   }
   let mentionedInStreams = 0;
-  for (const id of state.unreads.mentions) {
-    if (state.unreads.messages[id]?.kind === 'stream') mentionedInStreams += 1;
+  for (const id of unreads.mentions) {
+    if (unreads.messages[id]?.kind === 'stream') mentionedInStreams += 1;
   }
   return {
     total,
     streams,
     topics,
     privateMessages,
-    mentions: state.unreads.mentions.length,
+    mentions: unreads.mentions.length,
     privateAndMentions: privateMessages + mentionedInStreams,
   };
 }
 
-/** The unread summary; computed once per state object. */
-export function unreadSummary(state: AccountState): UnreadSummary {
-  let summary = cache.get(state);
-  if (!summary) {
-    summary = summarize(state);
-    cache.set(state, summary);
+/**
+ * Of the subscribed streams the summary reads only which ones there are and whether each is
+ * muted: another subscribed object that agrees on both (a color or subscriber list changed)
+ * gives the same summary. O(subscriptions), far fewer than unreads.
+ */
+function sameMuting(a: SubscriptionsState['subscribed'], b: SubscriptionsState['subscribed']): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    const x = a[Number(key)];
+    const y = b[Number(key)];
+    if (!x || !y || (x.is_muted === true) !== (y.is_muted === true)) return false;
   }
+  return true;
+}
+
+interface CachedSummary {
+  subscribed: SubscriptionsState['subscribed'];
+  userTopics: UserTopicsState;
+  summary: UnreadSummary;
+}
+
+/**
+ * The last summary per unreads object, with the other inputs it was computed from. Keyed by
+ * the inputs rather than the state object: almost every event makes a new AccountState, but the
+ * reducers keep each slice they do not change, so a batch without unread, mute or topic
+ * changes finds its summary here.
+ */
+const byInputs = new WeakMap<UnreadState, CachedSummary>();
+/** Per state object too: two states over one unreads object (old and new) stay cheap to ask. */
+const byState = new WeakMap<AccountState, UnreadSummary>();
+
+/** The unread summary; computed again only when its inputs change (the same object otherwise). */
+export function unreadSummary(state: AccountState): UnreadSummary {
+  const known = byState.get(state);
+  if (known) return known;
+  const { unreads, userTopics } = state;
+  const { subscribed } = state.subscriptions;
+  const cached = byInputs.get(unreads);
+  let summary: UnreadSummary;
+  if (cached && cached.userTopics === userTopics && sameMuting(cached.subscribed, subscribed)) {
+    summary = cached.summary;
+  } else {
+    summary = summarize(unreads, subscribed, userTopics);
+  }
+  byInputs.set(unreads, { subscribed, userTopics, summary });
+  byState.set(state, summary);
   return summary;
 }
 

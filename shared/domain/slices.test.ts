@@ -695,7 +695,6 @@ describe('unread events', () => {
     const next = applyEvent(state, { ...flags('add', 'read', [20]), id: 3 });
     expect(next).toEqual({
       ...state,
-      lastEventId: 3,
       unreads: {
         ...state.unreads,
         messages: {

@@ -1,7 +1,9 @@
 /**
- * The drafts of one account on disk: an append-only JSON-lines log, one fsync per write, so an
- * edit is durable before the renderer hears "saved", and a crash (even kill -9) loses nothing
- * that was acknowledged. A crash in the middle of a write can only leave a torn last line,
+ * The drafts of one account on disk: an append-only JSON-lines log, fsynced on every write that
+ * must survive a crash (an edit is durable before the renderer hears "saved", and a crash, even
+ * kill -9, loses nothing that was acknowledged). Writes the server can give back (a confirmation
+ * of a write) may skip the fsync: a crash loses at most those, and the next durable write (or a
+ * clean close) flushes them too, in order. A crash in the middle of a write can only leave a torn last line,
  * which replay skips. The log is compacted (rewritten atomically with one line per draft) each
  * time it is opened.
  *
@@ -10,7 +12,7 @@
  * part per platform to get wrong. A few kilobytes of drafts need nothing but node:fs.
  */
 import { createHash } from 'node:crypto';
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readTextIfExists, SerialQueue, writeFileAtomic } from '../files';
@@ -31,7 +33,9 @@ export const draftRecordSchema = z.object({
   /**
    * The last version sent to the server and not yet confirmed. For a create it is how we find
    * our draft on the server when the answer was lost (same timestamp and text), so that a
-   * retry never creates it twice; for an edit, how we recognize the server's echo.
+   * retry never creates it twice (so a create's is fsynced before the POST); for an edit, how we
+   * recognize the server's echo (kept in memory only: it reaches the disk, if at all, with the
+   * draft's next write).
    */
   sent: sentSchema.nullable(),
   /** Deleted locally; the server's copy is still to be deleted. */
@@ -92,32 +96,53 @@ function compacted(contents: LogContents): string {
   return lines.map((l) => `${JSON.stringify(l)}\n`).join('');
 }
 
+/** What the log needs of its open file (node's FileHandle; tests wrap it to count or fail). */
+export interface LogFile {
+  appendFile(data: string, encoding: 'utf8'): Promise<void>;
+  datasync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens the log file for appending. */
+export type OpenLogFile = (file: string) => Promise<LogFile>;
+
+export const openLogFile: OpenLogFile = (file) => open(file, 'a', 0o600);
+
+export interface AppendOptions {
+  /** Wait until the entries are on disk (fsync). Default true. */
+  durable?: boolean;
+}
+
 export class DraftLog {
   private readonly queue = new SerialQueue();
   private closed = false;
 
   private constructor(
     readonly file: string,
-    private handle: FileHandle,
+    private handle: LogFile,
+    private readonly openFile: OpenLogFile,
   ) {}
 
   /** Reads the log, rewrites it compacted, and opens it for appending. */
-  static async open(file: string): Promise<{ log: DraftLog; contents: LogContents }> {
+  static async open(
+    file: string,
+    openFile: OpenLogFile = openLogFile,
+  ): Promise<{ log: DraftLog; contents: LogContents }> {
     const text = await readTextIfExists(file);
     const contents = text === null ? { drafts: new Map(), syncEnabled: null } : replay(text);
     await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
     await writeFileAtomic(file, compacted(contents), 0o600);
-    const handle = await open(file, 'a', 0o600);
-    return { log: new DraftLog(file, handle), contents };
+    const handle = await openFile(file);
+    return { log: new DraftLog(file, handle, openFile), contents };
   }
 
-  /** Appends the entries in one write and waits until they are on disk. */
-  append(entries: readonly LogEntry[]): Promise<void> {
+  /** Appends the entries in one write and (unless not `durable`) waits until they are on disk. */
+  append(entries: readonly LogEntry[], options: AppendOptions = {}): Promise<void> {
     return this.queue.run(async () => {
       if (this.closed) throw new Error('The drafts log is closed');
       if (entries.length === 0) return;
       await this.handle.appendFile(entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
-      await this.handle.datasync();
+      if (options.durable !== false) await this.handle.datasync();
     });
   }
 
@@ -128,7 +153,7 @@ export class DraftLog {
       await writeFileAtomic(this.file, compacted(contents), 0o600);
       // The rename replaced the file: the old handle appends to the unlinked one.
       const old = this.handle;
-      this.handle = await open(this.file, 'a', 0o600);
+      this.handle = await this.openFile(this.file);
       await old.close();
     });
   }
@@ -137,7 +162,12 @@ export class DraftLog {
     return this.queue.run(async () => {
       if (this.closed) return;
       this.closed = true;
-      await this.handle.close();
+      // Writes that skipped their fsync are flushed by a clean close too.
+      try {
+        await this.handle.datasync();
+      } finally {
+        await this.handle.close();
+      }
     });
   }
 }

@@ -5,12 +5,12 @@
  * drafts themselves and never sends a stale edit. One request at a time, with back-off.
  */
 import { randomUUID } from 'node:crypto';
-import { type ApiClient, ApiError, type Params } from '../../../shared/client';
+import { type ApiClient, ApiError, type CallOptions } from '../../../shared/client';
 import type { DraftInput, LocalDraft } from '../../../shared/ipc';
-import { draftSchema, type RegisterState, type ServerEvent } from '../../../shared/protocol';
+import type { RegisterState, ServerEvent } from '../../../shared/protocol';
 import { isTransient, retryDelayMs } from '../backoff';
 import { defaultSleep, type Sleep } from '../update-machine';
-import { DraftLog, type DraftRecord, type LogContents, type LogEntry } from './log';
+import { DraftLog, type DraftRecord, type LogContents, type LogEntry, type OpenLogFile } from './log';
 import {
   applyServerList,
   Changes,
@@ -29,13 +29,23 @@ const COMPACT_AFTER_ENTRIES = 2_000;
 
 export interface DraftsServiceOptions {
   file: string;
-  /** Called with the whole list after every change. */
+  /** Called with the whole list after every change of what `list()` shows. */
   onChange?: (drafts: LocalDraft[]) => void;
+  /** Opens the log file for appending (tests: to count or fail its writes). */
+  openLogFile?: OpenLogFile;
   random?: () => number;
   sleep?: Sleep;
   /** Epoch ms. */
   now?: () => number;
 }
+
+/**
+ * How a change reaches the disk. `durable`: fsynced before it returns (what the user typed, and
+ * what a crash must not lose). `lazy`: written without fsync; losing it to a crash only repeats
+ * an idempotent request or a GET /drafts. `memory`: not written at all (the next write of the
+ * draft, or a compaction, carries it along).
+ */
+type Persistence = 'durable' | 'lazy' | 'memory';
 
 type Op =
   | { kind: 'list' }
@@ -68,6 +78,8 @@ export class DraftsService {
   private tail: Promise<unknown> = Promise.resolve();
   /** Entries appended since the log was last compacted. */
   private appended = 0;
+  /** What onChange was last called with (JSON), to call it only when the list changed. */
+  private lastPushed: string | null = null;
 
   private constructor(
     private readonly log: DraftLog,
@@ -85,7 +97,7 @@ export class DraftsService {
   }
 
   static async open(options: DraftsServiceOptions): Promise<DraftsService> {
-    const { log, contents } = await DraftLog.open(options.file);
+    const { log, contents } = await DraftLog.open(options.file, options.openLogFile);
     return new DraftsService(log, contents, options);
   }
 
@@ -220,7 +232,7 @@ export class DraftsService {
   // ---- applying changes ---------------------------------------------------------------------
 
   /** Runs `edit` on a working copy, writes what changed to the log, then makes it current. */
-  private change(edit: (ch: Changes) => void): Promise<void> {
+  private change(edit: (ch: Changes) => void, persistence: Persistence = 'durable'): Promise<void> {
     const run = async () => {
       const ch = new Changes(this.drafts, randomUUID);
       const syncBefore = this.syncEnabled;
@@ -236,31 +248,45 @@ export class DraftsService {
       for (const localId of ch.forgets) entries.push({ op: 'forget', localId });
       for (const draft of ch.puts.values()) entries.push({ op: 'put', draft });
       if (entries.length === 0) return;
-      try {
-        await this.log.append(entries);
-      } catch (error) {
-        this.syncEnabled = syncBefore;
-        throw error;
+      // Only drafts changes can stay in memory: a sync toggle or a forget is always written.
+      const mode =
+        persistence === 'memory' && (this.syncChanged || ch.forgets.size > 0) ? 'lazy' : persistence;
+      if (mode !== 'memory') {
+        try {
+          await this.log.append(entries, { durable: mode === 'durable' });
+        } catch (error) {
+          this.syncEnabled = syncBefore;
+          throw error;
+        }
       }
       const next = new Map(this.drafts);
       for (const localId of ch.forgets) next.delete(localId);
       for (const draft of ch.puts.values()) next.set(draft.localId, draft);
       this.drafts = next;
-      this.appended += entries.length;
+      if (mode !== 'memory') this.appended += entries.length;
       if (this.appended > COMPACT_AFTER_ENTRIES && this.appended > 4 * next.size) {
         this.appended = 0;
         await this.log.compact({ drafts: next, syncEnabled: this.syncEnabled });
       }
-      try {
-        this.onChange(this.list());
-      } catch (error) {
-        console.error('drafts onChange listener failed:', error);
-      }
+      this.pushList();
       this.kickOutbox();
     };
     const result = this.tail.then(run, run);
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Tells the listener the list, when it differs from what it was last told. */
+  private pushList(): void {
+    const list = this.list();
+    const json = JSON.stringify(list);
+    if (json === this.lastPushed) return;
+    this.lastPushed = json;
+    try {
+      this.onChange(list);
+    } catch (error) {
+      console.error('drafts onChange listener failed:', error);
+    }
   }
 
   // ---- the outbox ---------------------------------------------------------------------------
@@ -269,7 +295,11 @@ export class DraftsService {
   connect(client: ApiClient): void {
     this.client = client;
     if (this.closed) return;
-    this.loop ??= this.run();
+    // run() handles its own failures; this catch is the last line, so that a bug there can never
+    // become an unhandled rejection (fatal to plain Node in browser mode) or a throwing close().
+    this.loop ??= this.run().catch((error: unknown) => {
+      console.error('The drafts outbox stopped:', error);
+    });
     this.wake();
   }
 
@@ -293,14 +323,21 @@ export class DraftsService {
     this.kick = new AbortController();
   }
 
-  /** Stops the outbox and closes the log; the file stays (nothing typed is deleted). */
+  /**
+   * Stops the outbox and closes the log; the file stays (nothing typed is deleted). Never
+   * throws: sign-out and quit go on whatever the disk says (every save reported its own error).
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
     this.kickOutbox();
     await this.loop;
     await this.tail;
-    await this.log.close();
+    try {
+      await this.log.close();
+    } catch (error) {
+      console.error(`Closing the drafts log ${this.log.file} failed:`, error);
+    }
   }
 
   /** Resolves once the outbox has nothing left to send (tests). */
@@ -345,7 +382,15 @@ export class DraftsService {
         this.failures = 0;
       } catch (error) {
         if (this.closed) break;
-        await this.failed(op, error);
+        try {
+          await this.failed(op, error);
+        } catch (recordError) {
+          // Recording the outcome failed too (the log's disk is full, say): nothing changed,
+          // so the same request is tried again after the back-off, and first the server's list.
+          console.error('The drafts outbox could not record a failed request:', recordError);
+          this.needList = true;
+          await this.sleep(retryDelayMs(recordError, this.failures++, this.random), this.kick.signal);
+        }
       } finally {
         this.busy = false;
       }
@@ -397,16 +442,17 @@ export class DraftsService {
     await this.sleep(delay, this.kick.signal);
   }
 
-  private async request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, params: Params = {}) {
+  /** Options of one outbox request: its timeout, and cut short by close(). */
+  private call(): { client: ApiClient; options: CallOptions } {
     const client = this.client as ApiClient;
     const signal = AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), this.closing.signal]);
-    return client.request(method, path, params, { signal });
+    return { client, options: { signal } };
   }
 
   private async perform(op: Op): Promise<void> {
+    const { client, options } = this.call();
     if (op.kind === 'list') {
-      const body = await this.request('GET', '/drafts');
-      const list = draftSchema.array().parse(body.drafts);
+      const list = await client.getDrafts(options);
       this.needList = false;
       await this.change((ch) => applyServerList(ch, list));
       return;
@@ -414,34 +460,41 @@ export class DraftsService {
     const d = op.draft;
     const wire = { type: d.type, to: d.to, topic: d.type === 'stream' ? d.topic : '', content: d.content };
     if (op.kind === 'delete') {
-      await this.request('DELETE', `/drafts/${d.serverId}`);
+      await client.deleteDraft(d.serverId as number, options);
+      // Not fsynced: lost to a crash, the DELETE is repeated and its 404 ends it.
       await this.change((ch) => {
         const now = ch.get(d.localId);
         if (!now) return;
         if (now.deleted) ch.forget(d.localId);
         else ch.put({ ...now, serverId: null, syncedTimestamp: null, sent: null });
-      });
+      }, 'lazy');
       return;
     }
     const sent = { timestamp: d.timestamp, content: d.content };
-    // Remembered before sending: if the answer is lost, this is how we find the draft later.
-    await this.change((ch) => {
-      const now = ch.get(d.localId);
-      if (now) ch.put({ ...now, sent });
-    });
+    // Remembered before sending. A create's must be on disk: if the answer is lost (and the
+    // app with it), this is how we find the draft on the server rather than create it twice.
+    // An edit's only recognizes the server's echo of it: memory is enough.
+    await this.change(
+      (ch) => {
+        const now = ch.get(d.localId);
+        if (now) ch.put({ ...now, sent });
+      },
+      op.kind === 'create' ? 'durable' : 'memory',
+    );
     const draft = { ...wire, timestamp: d.timestamp };
     if (op.kind === 'create') {
-      const body = await this.request('POST', '/drafts', { drafts: [draft] });
-      const id = (body.ids as unknown[] | undefined)?.[0];
-      if (typeof id !== 'number') throw new Error('POST /drafts answered without an id');
-      await this.confirm(d.localId, sent, id);
+      const [id] = await client.createDrafts([draft], options);
+      await this.confirm(d.localId, sent, id as number);
     } else {
-      await this.request('PATCH', `/drafts/${d.serverId}`, { draft });
+      await client.editDraft(d.serverId as number, draft, options);
       await this.confirm(d.localId, sent, d.serverId as number);
     }
   }
 
-  /** The server holds version `sent` of the draft under `serverId`. */
+  /**
+   * The server holds version `sent` of the draft under `serverId`. Not fsynced: lost to a crash,
+   * a create is found again by its `sent` marker (on disk), an edit is sent again (idempotent).
+   */
   private confirm(localId: string, sent: NonNullable<DraftRecord['sent']>, serverId: number): Promise<void> {
     return this.change((ch) => {
       const now = ch.get(localId);
@@ -459,7 +512,7 @@ export class DraftsService {
             : sent.timestamp,
         sent: null,
       });
-    });
+    }, 'lazy');
   }
 }
 

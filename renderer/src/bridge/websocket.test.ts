@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS } from '../../../shared/backoff';
 import type { ClientFrame, HostFrame } from '../../../shared/ipc';
-import { BridgeClosedError, createWebSocketBridge, type SocketLike } from './websocket';
+import {
+  BridgeClosedError,
+  createWebSocketBridge,
+  type SocketLike,
+  type WebSocketBridgeOptions,
+} from './websocket';
 
 /** A socket the test drives: what the page sent, and the host's side of open/message/close. */
 class TestSocket implements SocketLike {
@@ -33,7 +39,7 @@ class TestSocket implements SocketLike {
 describe('WebSocket bridge', () => {
   let sockets: TestSocket[];
   const links: boolean[] = [];
-  const make = () =>
+  const make = (overrides: Partial<WebSocketBridgeOptions> = {}) =>
     createWebSocketBridge({
       url: 'ws://127.0.0.1:1/bridge?token=s3cret',
       createSocket: (url) => {
@@ -43,8 +49,21 @@ describe('WebSocket bridge', () => {
       },
       initialDelayMs: 100,
       maxDelayMs: 400,
+      // The top of the jitter range (Math.random comes as close as it likes), so waits are exact.
+      random: () => 1,
       onLinkChange: (up) => links.push(up),
+      ...overrides,
     });
+
+  /** Drops the newest socket and measures how long the bridge waits before it opens the next. */
+  const reconnectDelay = () => {
+    const count = sockets.length;
+    sockets.at(-1)?.drop();
+    const dropped = Date.now();
+    vi.advanceTimersToNextTimer();
+    expect(sockets).toHaveLength(count + 1);
+    return Date.now() - dropped;
+  };
 
   beforeEach(() => {
     vi.useFakeTimers();
@@ -125,6 +144,42 @@ describe('WebSocket bridge', () => {
       result: { ok: true, value: { accounts: [], activeAccountId: null } },
     });
     await expect(again).resolves.toMatchObject({ ok: true });
+  });
+
+  it('draws each reconnect wait below a doubling ceiling (full jitter), capped, reset by an open', () => {
+    const draws = [0.5, 0.25, 0.5, 0.75, 0.5, 0.1, 0.5];
+    make({ random: () => draws.shift() ?? 0 });
+    sockets[0]?.open();
+    // Ceilings 100, 200, 400, then the 400 cap.
+    expect([
+      reconnectDelay(),
+      reconnectDelay(),
+      reconnectDelay(),
+      reconnectDelay(),
+      reconnectDelay(),
+    ]).toEqual([50, 50, 200, 300, 200]);
+    // Back up: the next loss starts from the first ceiling again.
+    sockets.at(-1)?.open();
+    expect([reconnectDelay(), reconnectDelay()]).toEqual([10, 100]);
+  });
+
+  it("uses the app's back-off policy (shared/backoff.ts) unless told otherwise", () => {
+    make({ initialDelayMs: undefined, maxDelayMs: undefined });
+    sockets[0]?.open();
+    const delays = Array.from({ length: 10 }, reconnectDelay);
+    expect(delays).toEqual([100, 200, 400, 800, 1600, 3200, 6400, 10_000, 10_000, 10_000]);
+    expect([delays[0], delays.at(-1)]).toEqual([BACKOFF_BASE_MS, BACKOFF_CAP_MS]);
+  });
+
+  it('keeps the real, jittered waits under the ceiling', () => {
+    make({ random: undefined, maxDelayMs: 10_000 });
+    const delays = Array.from({ length: 12 }, reconnectDelay);
+    delays.forEach((delay, attempt) => {
+      expect(delay).toBeGreaterThanOrEqual(0);
+      expect(delay).toBeLessThanOrEqual(Math.min(10_000, 100 * 2 ** attempt));
+    });
+    // Twelve draws that all land on the ceiling would mean no jitter at all.
+    expect(delays.some((delay, attempt) => delay < Math.min(10_000, 100 * 2 ** attempt))).toBe(true);
   });
 
   it('stops reconnecting once closed', async () => {

@@ -2,9 +2,11 @@
  * Browser mode: the IPC contract of shared/ipc carried over a WebSocket to electron/host.
  * Invokes are request/response frames matched by id; pushes are fanned out to listeners.
  * When the socket closes (host restarted, laptop slept), every pending invoke is rejected
- * at once with a clear error and the socket is reopened with back-off, so the page keeps
- * working without a reload once the host is back.
+ * at once with a clear error and the socket is reopened with the app's one back-off policy
+ * (shared/backoff.ts: exponential with full jitter, so many tabs do not all knock at the same
+ * instant when the host comes back), and the page keeps working without a reload.
  */
+import { type BackoffLimits, backoffDelayMs } from '../../../shared/backoff';
 import type {
   ClientFrame,
   ConfabBridge,
@@ -31,9 +33,14 @@ export interface SocketLike {
 export interface WebSocketBridgeOptions {
   url: string;
   createSocket?: (url: string) => SocketLike;
-  /** First reconnect delay; doubles up to maxDelayMs. */
+  /**
+   * Ceiling of the first reconnect delay; it doubles per failed attempt up to maxDelayMs, and
+   * each wait is drawn uniformly below the ceiling. Defaults: shared/backoff.ts (100 ms, 10 s).
+   */
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** In [0, 1) like Math.random (the default); a test passes its own to fix the jitter. */
+  random?: () => number;
   /** Called when the link to the host goes up or down (for a banner in the UI). */
   onLinkChange?: (up: boolean) => void;
 }
@@ -59,15 +66,17 @@ export interface WebSocketBridge extends ConfabBridge {
 
 export function createWebSocketBridge(options: WebSocketBridgeOptions): WebSocketBridge {
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
-  const initialDelay = options.initialDelayMs ?? 250;
-  const maxDelay = options.maxDelayMs ?? 5_000;
+  // Unset limits stay undefined, and backoffDelayMs takes its defaults for them.
+  const limits: BackoffLimits = { baseMs: options.initialDelayMs, capMs: options.maxDelayMs };
+  const random = options.random ?? Math.random;
   const listeners = new Map<PushChannel, Set<(payload: never) => void>>();
   const pending = new Map<number, Pending>();
   // Frames sent while the socket is (re)connecting go out once it opens.
   let queue: string[] = [];
   let nextId = 1;
   let socket: SocketLike | null = null;
-  let delay = initialDelay;
+  /** Reconnects that failed in a row (0 after an open): picks the back-off ceiling. */
+  let attempt = 0;
   let closed = false;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -75,7 +84,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): WebSocke
     const ws = createSocket(options.url);
     socket = ws;
     ws.onopen = () => {
-      delay = initialDelay;
+      attempt = 0;
       const frames = queue;
       queue = [];
       for (const frame of frames) ws.send(frame);
@@ -119,11 +128,13 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): WebSocke
       queue = [];
       options.onLinkChange?.(false);
       if (closed) return;
-      reconnectTimer = setTimeout(() => {
-        reconnectTimer = null;
-        if (!closed) connect();
-      }, delay);
-      delay = Math.min(delay * 2, maxDelay);
+      reconnectTimer = setTimeout(
+        () => {
+          reconnectTimer = null;
+          if (!closed) connect();
+        },
+        backoffDelayMs(attempt++, random, limits),
+      );
     };
   };
 

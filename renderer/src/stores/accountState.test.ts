@@ -17,7 +17,7 @@ describe('account state from a snapshot', () => {
     const state = stateFromSnapshot(snapshotFixture({ generation: 3, lastEventId: 7 }));
     expect(state.accountId).toBe('acct-1');
     expect(state.generation).toBe(3);
-    expect(state.account.lastEventId).toBe(7);
+    expect(state.lastEventId).toBe(7);
     expect(state.account.userId).toBe(12);
     expect(state.account.userSettings.twenty_four_hour_time).toBe(false);
     expect(state.account.userSettings.color_scheme).toBe(1);
@@ -48,7 +48,7 @@ describe('event batches', () => {
     expect(next.account.userSettings.twenty_four_hour_time).toBe(false);
     expect(next.account.userSettings.dense_mode).toBe(false);
     expect(next.account.userSettings.color_scheme).toBe(2);
-    expect(next.account.lastEventId).toBe(8);
+    expect(next.lastEventId).toBe(8);
   });
 
   it('ignores a batch of another generation', () => {
@@ -77,7 +77,7 @@ describe('event batches', () => {
     });
     expect(next.account.userSettings.twenty_four_hour_time).toBe(false);
     expect(next.account.userSettings.dense_mode).toBe(false);
-    expect(next.account.lastEventId).toBe(7);
+    expect(next.lastEventId).toBe(7);
   });
 });
 
@@ -92,7 +92,7 @@ describe('snapshot replacement', () => {
     const fresh = snapshotFixture({ generation: 2, lastEventId: -1 });
     const next = replaceSnapshot(state, fresh);
     expect(next.generation).toBe(2);
-    expect(next.account.lastEventId).toBe(-1);
+    expect(next.lastEventId).toBe(-1);
     expect(next.account.userSettings.twenty_four_hour_time).toBe(false);
   });
 

@@ -36,6 +36,8 @@ export interface SubscriptionError {
 export interface AccountStoreData {
   accountId: string;
   generation: number;
+  /** The last event of this generation's queue that `account` has absorbed (the snapshot's at first). */
+  lastEventId: number;
   account: AccountState;
   connection: ConnectionState;
   /** Settings being written, by property. */
@@ -61,6 +63,7 @@ export function stateFromSnapshot(
   return {
     accountId: snapshot.accountId,
     generation: snapshot.generation,
+    lastEventId: snapshot.state.last_event_id,
     account: accountStateFromSnapshot(snapshot.state),
     connection,
     pending: {},
@@ -78,12 +81,13 @@ export function stateFromSnapshot(
  */
 export function replaceSnapshot(state: AccountStoreData, snapshot: AccountSnapshot): AccountStoreData {
   // The same queue, but older than what we already applied (read before a batch we got).
-  if (snapshot.generation === state.generation && snapshot.state.last_event_id < state.account.lastEventId) {
+  if (snapshot.generation === state.generation && snapshot.state.last_event_id < state.lastEventId) {
     return state;
   }
   return {
     ...state,
     generation: snapshot.generation,
+    lastEventId: snapshot.state.last_event_id,
     account: accountStateFromSnapshot(snapshot.state),
     pending: keepInFlight(state.pending),
     pendingSubscriptions: keepInFlight(state.pendingSubscriptions),
@@ -101,12 +105,14 @@ export function applyEventBatch(
   batch: PushPayloads['account.events'],
 ): AccountStoreData {
   if (batch.generation !== state.generation || batch.accountId !== state.accountId) return state;
-  const events = batch.events.filter((event) => event.id > state.account.lastEventId);
+  const events = batch.events.filter((event) => event.id > state.lastEventId);
   if (events.length === 0) return state;
   const account = applyEvents(state.account, events);
   let pending = state.pending;
   let pendingSubscriptions = state.pendingSubscriptions;
+  let lastEventId = state.lastEventId;
   for (const event of events) {
+    lastEventId = Math.max(lastEventId, event.id);
     // Our own write came back: the server's value now says the same thing.
     if (event.type === 'user_settings') pending = settleWrite(pending, event.property, event.value);
     if (event.type === 'subscription' && event.op === 'update') {
@@ -119,7 +125,7 @@ export function applyEventBatch(
       }
     }
   }
-  return { ...state, account, pending, pendingSubscriptions };
+  return { ...state, lastEventId, account, pending, pendingSubscriptions };
 }
 
 export function setConnection(state: AccountStoreData, connection: ConnectionState): AccountStoreData {

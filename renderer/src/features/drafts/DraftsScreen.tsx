@@ -11,6 +11,10 @@ const MAX_CONTENT = 10_000;
 export function DraftsScreen({ accountId }: { accountId: string }) {
   const { drafts, error, save, remove } = useDrafts(accountId);
   const [selected, setSelected] = useState<string | null>(null);
+  // While a new draft is being created the previous one's editor is gone, so nothing typed
+  // meanwhile can land in it; the new draft's editor then opens focused.
+  const [creating, setCreating] = useState(false);
+  const [focusId, setFocusId] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const headingId = useId();
   const current = drafts?.find((d) => d.localId === selected) ?? null;
@@ -23,12 +27,16 @@ export function DraftsScreen({ accountId }: { accountId: string }) {
   const fail = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
 
   const create = async () => {
+    setCreating(true);
     try {
       const draft = await save({ type: '', to: [], topic: '', content: '' });
       setSelected(draft.localId);
+      setFocusId(draft.localId);
       setActionError(null);
     } catch (e) {
       fail(e);
+    } finally {
+      setCreating(false);
     }
   };
 
@@ -36,8 +44,8 @@ export function DraftsScreen({ accountId }: { accountId: string }) {
     <main className="drafts" aria-labelledby={headingId}>
       <div className="drafts-head">
         <h1 id={headingId}>Drafts</h1>
-        <button type="button" className="primary" onClick={() => void create()}>
-          New draft
+        <button type="button" className="primary" disabled={creating} onClick={() => void create()}>
+          {creating ? 'Creating…' : 'New draft'}
         </button>
       </div>
       <p className="lede">Drafts are saved on this computer as you type, then on the server.</p>
@@ -69,10 +77,11 @@ export function DraftsScreen({ accountId }: { accountId: string }) {
               </li>
             ))}
           </ul>
-          {current && (
+          {current && !creating && (
             <DraftEditor
               key={current.localId}
               draft={current}
+              autoFocus={current.localId === focusId}
               onSave={save}
               onDelete={async (localId) => {
                 try {
@@ -93,10 +102,12 @@ export function DraftsScreen({ accountId }: { accountId: string }) {
 
 function DraftEditor({
   draft,
+  autoFocus,
   onSave,
   onDelete,
 }: {
   draft: LocalDraft;
+  autoFocus: boolean;
   onSave: (draft: DraftInput) => Promise<LocalDraft>;
   onDelete: (localId: string) => Promise<void>;
 }) {
@@ -168,6 +179,8 @@ function DraftEditor({
         value={text}
         maxLength={MAX_CONTENT}
         rows={10}
+        // biome-ignore lint/a11y/noAutofocus: focus moves to the draft the user just created
+        autoFocus={autoFocus}
         aria-describedby={hint ? hintId : undefined}
         onChange={(e) => change(e.target.value)}
       />

@@ -11,11 +11,13 @@ describe('normalizeServerUrl', () => {
     ['127.0.0.1:9991', 'http://127.0.0.1:9991'],
     ['https://example.com/chat/', 'https://example.com/chat'],
     ['HTTPS://Chat.Example.com', 'https://chat.example.com'],
+    ['chat.example.com/team/#narrow/stream/1', 'https://chat.example.com/team'],
+    ['[::1]:9991/', 'http://[::1]:9991'],
   ])('%s -> %s', (input, expected) => {
     expect(normalizeServerUrl(input)).toBe(expected);
   });
 
-  it.each(['', '   ', 'ftp://example.com', 'https://user:pw@example.com', 'http://'])(
+  it.each(['', '   ', 'ftp://example.com', 'https://user:pw@example.com', 'user@example.com', 'http://'])(
     'rejects %j',
     (input) => {
       expect(normalizeServerUrl(input)).toBeNull();
