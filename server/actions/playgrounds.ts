@@ -17,7 +17,6 @@ export const MAX_HIGHLIGHTER_LANGUAGE_LENGTH = 40;
 const LANGUAGE_CHARACTERS = /^[ a-zA-Z0-9_+\-./#]*$/;
 
 /** The one administrator check (actions/users.ts), under the name routes/playgrounds.ts imports. */
-export const checkRealmAdmin: (user: UserRow) => void = requireAdmin;
 
 /** An absolute http(s) URL with a host: what a client may open with code appended. */
 function isValidUrlPrefix(text: string): boolean {
@@ -71,7 +70,7 @@ export function doAddPlayground(
   user: UserRow,
   input: { name: string; language: string; urlPrefix: string },
 ): number {
-  checkRealmAdmin(user);
+  requireAdmin(user);
   const name = input.name.trim();
   const language = input.language.trim();
   const urlPrefix = input.urlPrefix.trim();
@@ -89,7 +88,7 @@ export function doAddPlayground(
 
 /** DELETE /realm/playgrounds/{playground_id}. */
 export function doRemovePlayground(ctx: ServiceContext, user: UserRow, playgroundId: number): void {
-  checkRealmAdmin(user);
+  requireAdmin(user);
   runAction(ctx, (events) => {
     if (!playgroundExists(ctx.db, ctx.realmId, playgroundId)) throw badRequest('Invalid playground');
     deletePlayground(ctx.db, playgroundId);

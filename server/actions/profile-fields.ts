@@ -15,8 +15,8 @@ import {
 import { activeUserIds, getUserById } from '../db/users';
 import { badRequest } from '../errors';
 import { renderMarkdown } from '../markdown';
+import { requireRealm } from './realm';
 import { type EventBatch, runAction } from './transaction';
-import { requireRealm } from './users';
 
 const T = PROFILE_FIELD_TYPES;
 export const MAX_FIELD_NAME_LENGTH = 40;

@@ -44,7 +44,6 @@ const REALM_POLICY_DEFAULTS = {
 export type RealmPolicy = keyof typeof REALM_POLICY_DEFAULTS;
 
 // Re-exported for the importers from here (actions/subscriptions.ts).
-export { realmSettings };
 
 export function realmPolicy(realm: RealmRow, name: RealmPolicy): number {
   const value = realmSettings(realm)[name];
@@ -70,7 +69,6 @@ export function allowedBy(user: UserRow, policy: number): boolean {
 }
 
 /** requireRealm for a context (actions/subscriptions.ts uses it). */
-export const realmOf = (ctx: ServiceContext): RealmRow => requireRealm(ctx.db);
 
 export const insufficientPermission = () => badRequest('Insufficient permission');
 

@@ -36,6 +36,7 @@ import {
   subscriberViewerIds,
 } from '../objects/streams';
 import { sendMessageIn, streamNotFound } from './messages';
+import { realmSettings, requireRealm } from './realm';
 import {
   allowedBy,
   checkStreamDescription,
@@ -43,9 +44,7 @@ import {
   checkWebPublicAllowed,
   insufficientPermission,
   ownerRequired,
-  realmOf,
   realmPolicy,
-  realmSettings,
 } from './streams';
 import { type EventBatch, runAction } from './transaction';
 import { sendRealmUserAdd } from './users';
@@ -126,7 +125,7 @@ export function doSubscribe(ctx: ServiceContext, actor: UserRow, req: SubscribeR
 }
 
 function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, req: SubscribeRequest) {
-  const realm = realmOf(ctx);
+  const realm = requireRealm(ctx.db);
   const users = req.principals === undefined ? [actor] : resolvePrincipals(ctx, req.principals);
   if (
     users.some((u) => u.id !== actor.id) &&
@@ -289,7 +288,7 @@ function notificationBot(ctx: ServiceContext, events: EventBatch, actor: UserRow
  * else `general`, the stream the interface family makes the default announcement stream.
  */
 export function announcementStream(ctx: ServiceContext): StreamRow | undefined {
-  const configured = realmSettings(realmOf(ctx)).notifications_stream_id;
+  const configured = realmSettings(requireRealm(ctx.db)).notifications_stream_id;
   const stream =
     typeof configured === 'number'
       ? getStream(ctx.db, configured)

@@ -18,7 +18,6 @@ export function requireAdmin(user: UserRow): void {
 }
 
 // Importers of requireRealm from here (routes/users.ts, profile-fields.ts) share the one lookup.
-export { requireRealm } from './realm';
 
 /** POST /users: an administrator who also holds can_create_users. */
 export function checkCanCreateUsers(user: UserRow): void {

@@ -1,5 +1,6 @@
 /** Code playgrounds: POST /realm/playgrounds, DELETE /realm/playgrounds/{playground_id}. */
-import { checkRealmAdmin, doAddPlayground, doRemovePlayground } from '../actions/playgrounds';
+import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds';
+import { requireAdmin } from '../actions/users';
 import { missingArgument } from '../errors';
 import type { Endpoint } from '../http';
 import { str } from '../params';
@@ -11,7 +12,7 @@ export const playgroundEndpoints: Endpoint[] = [
     path: '/realm/playgrounds',
     auth: 'user',
     handle({ ctx, user, params }) {
-      checkRealmAdmin(user);
+      requireAdmin(user);
       const name = params.required('name', str);
       // `pygments_language` is the family's name for it: still accepted as an alias.
       const language =
@@ -26,7 +27,7 @@ export const playgroundEndpoints: Endpoint[] = [
     path: '/realm/playgrounds/:playground_id',
     auth: 'user',
     handle({ ctx, user, path }) {
-      checkRealmAdmin(user);
+      requireAdmin(user);
       doRemovePlayground(ctx, user, pathId('playground_id', path.playground_id));
       return undefined;
     },

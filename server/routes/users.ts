@@ -1,6 +1,8 @@
 /** GET /users, GET /users/{email} (or a user id), GET /users/me, POST /users; avatar images. */
+
+import { requireRealm } from '../actions/realm';
 import { checkFullName } from '../actions/settings';
-import { checkCanCreateUsers, doCreateUser, isValidEmail, requireRealm } from '../actions/users';
+import { checkCanCreateUsers, doCreateUser, isValidEmail } from '../actions/users';
 import { hashPassword } from '../auth';
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY_EVERYONE, type RealmRow } from '../db/realm';
