@@ -1,7 +1,11 @@
-import { defineConfig } from '@playwright/test';
+import { chromium, defineConfig } from '@playwright/test';
+import { findChromium, isExecutableFile } from './scripts/chromium';
 
-// End-to-end: the real renderer in Debian's Chromium (browser mode) against a real server.
-// Browsers are never downloaded: CHROMIUM_PATH or /usr/bin/chromium.
+// End-to-end: the real renderer in Chromium (browser mode) against a real server.
+// `npm run test:e2e` first makes sure a browser exists (scripts/ensure-chromium.ts); this
+// picks the same one: CHROMIUM_PATH, Playwright's own browser, or the system's Chromium.
+const playwrightBrowser = chromium.executablePath();
+const browser = findChromium(process.env, isExecutableFile(playwrightBrowser) ? playwrightBrowser : null);
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -25,7 +29,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: browser?.path ?? '/usr/bin/chromium',
       args: CHROMIUM_ARGS,
     },
     trace: 'retain-on-failure',

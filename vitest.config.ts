@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // real server on 127.0.0.1 with a temporary data directory (see test/support).
 export default defineConfig({
   test: {
-    include: ['{shared,server,electron,renderer,test,bench}/**/*.test.{ts,tsx}'],
+    include: ['{shared,server,electron,renderer,test,bench,scripts}/**/*.test.{ts,tsx}'],
     exclude: ['**/node_modules/**', 'e2e/**', 'dist/**'],
     environment: 'node',
     testTimeout: 30_000,
