@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db } from './db';
-import { BOT_TYPES, getUserByEmail, type UserRow } from './db/users';
+import { BOT_TYPES, getUserByApiKey, getUserByEmail, type UserRow } from './db/users';
 import { ApiFailure, badRequest, missingArgument, unauthorized } from './errors';
 
 const scryptAsync = promisify(scrypt) as (
@@ -126,9 +126,7 @@ export function authenticateWebhook(
     apiKey = basic.password;
   } else {
     if (apiKey === undefined) throw missingArgument('api_key');
-    user = db.prepare('SELECT * FROM users WHERE realm_id = ? AND api_key = ?').get(realmId, apiKey) as
-      | UserRow
-      | undefined;
+    user = getUserByApiKey(db, realmId, apiKey);
   }
   if (!user || !secretsEqual(apiKey ?? '', user.api_key)) {
     throw new ApiFailure(401, 'INVALID_API_KEY', 'Invalid API key');

@@ -8,11 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_PERSONAL_SETTINGS } from '../shared/protocol';
+import { DEFAULT_PERSONAL_SETTINGS, ROLES } from '../shared/protocol';
 import { generateApiKey, hashPassword } from './auth';
 import type { Db } from './db';
 import { insertMessage, type MessageTarget } from './db/messages';
-import { getRealm, type RealmRow, realmUserSettingsDefaults, SYSTEM_GROUPS, systemGroupId } from './db/realm';
+import {
+  getRealm,
+  markDemoSeeded,
+  type RealmRow,
+  realmUserSettingsDefaults,
+  requireRealm,
+  SYSTEM_GROUPS,
+  systemGroupId,
+} from './db/realm';
 import {
   insertPlayground,
   insertProfileField,
@@ -22,7 +30,14 @@ import {
 } from './db/realm-data';
 import { insertStream, subscribe } from './db/streams';
 import { insertDraft, setUserStatus } from './db/user-data';
-import { BOT_TYPES, getUserByEmail, insertUser, type UserRow } from './db/users';
+import {
+  BOT_TYPES,
+  countUsers,
+  getUserByEmail,
+  insertUser,
+  setPasswordHashByEmail,
+  type UserRow,
+} from './db/users';
 import { renderMarkdown } from './markdown';
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
@@ -46,12 +61,17 @@ export const demoCredentialsSchema = z.object({
 export type DemoCredentials = z.infer<typeof demoCredentialsSchema>;
 
 const PEOPLE: Record<DemoRole, { name: string; role: UserRow['role']; timezone: string; title: string }> = {
-  owner: { name: 'Olivia Owens', role: 100, timezone: 'America/Los_Angeles', title: 'Founder' },
-  admin: { name: 'Adam Reyes', role: 200, timezone: 'Europe/London', title: 'IT administrator' },
-  moderator: { name: 'Maya Lin', role: 300, timezone: 'Asia/Singapore', title: 'Community lead' },
-  alice: { name: 'Alice Doe', role: 400, timezone: 'Europe/Berlin', title: 'Software engineer' },
-  bob: { name: 'Bob Smith', role: 400, timezone: 'America/New_York', title: 'Product designer' },
-  guest: { name: 'Gary Guest', role: 600, timezone: '', title: 'Consultant' },
+  owner: { name: 'Olivia Owens', role: ROLES.owner, timezone: 'America/Los_Angeles', title: 'Founder' },
+  admin: {
+    name: 'Adam Reyes',
+    role: ROLES.administrator,
+    timezone: 'Europe/London',
+    title: 'IT administrator',
+  },
+  moderator: { name: 'Maya Lin', role: ROLES.moderator, timezone: 'Asia/Singapore', title: 'Community lead' },
+  alice: { name: 'Alice Doe', role: ROLES.member, timezone: 'Europe/Berlin', title: 'Software engineer' },
+  bob: { name: 'Bob Smith', role: ROLES.member, timezone: 'America/New_York', title: 'Product designer' },
+  guest: { name: 'Gary Guest', role: ROLES.guest, timezone: '', title: 'Consultant' },
 };
 const WEBHOOK_BOT = { email: `webhook-bot@${DEMO_DOMAIN}`, name: 'Webhook Bot' };
 
@@ -156,7 +176,7 @@ function seed(db: Db, realm: RealmRow, passwordHash: string): void {
     fullName: WEBHOOK_BOT.name,
     passwordHash: null,
     apiKey: generateApiKey(),
-    role: 400,
+    role: ROLES.member,
     isBot: true,
     botType: BOT_TYPES.incomingWebhook,
     botOwnerId: ids.admin,
@@ -280,7 +300,7 @@ function seed(db: Db, realm: RealmRow, passwordHash: string): void {
     content: 'We should also mention the new settings screen in the release notes.',
     timestamp: T0 + 3600 * 5,
   });
-  db.prepare("UPDATE realm SET demo_seeded = 1, name = 'Confab Demo' WHERE id = ?").run(realm.id);
+  markDemoSeeded(db, realm.id, 'Confab Demo');
 }
 
 function pickPersonal() {
@@ -314,10 +334,8 @@ function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): vo
  * once the URL is known, or null when the realm is not a demo organization.
  */
 export async function prepareDemo(db: Db, dataDir: string): Promise<((url: string) => void) | null> {
-  let realm = getRealm(db);
-  if (!realm) throw new Error('No realm');
-  const userCount = (db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
-  if (!realm.demo_seeded && userCount > 0) {
+  let realm = requireRealm(db);
+  if (!realm.demo_seeded && countUsers(db) > 0) {
     process.stderr.write('--demo ignored: the data directory already holds an organization\n');
     return null;
   }
@@ -332,8 +350,8 @@ export async function prepareDemo(db: Db, dataDir: string): Promise<((url: strin
     db.transaction(() => {
       if (!current.demo_seeded) seed(db, current, hash);
       else {
-        const update = db.prepare('UPDATE users SET password_hash = ? WHERE realm_id = ? AND email = ?');
-        for (const who of Object.keys(PEOPLE) as DemoRole[]) update.run(hash, current.id, demoEmail(who));
+        for (const who of Object.keys(PEOPLE) as DemoRole[])
+          setPasswordHashByEmail(db, current.id, demoEmail(who), hash);
       }
     }).immediate();
     realm = getRealm(db) ?? realm;

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Db } from './db';
+import { activeRealmEmojiByName, listRealmEmoji, realmEmojiById } from './db/emoji';
 import { badRequest } from './errors';
 
 export const REACTION_TYPES = ['unicode_emoji', 'realm_emoji', 'service_extra_emoji'] as const;
@@ -71,19 +72,8 @@ export function isUnicodeEmojiCode(code: string): boolean {
  * upload endpoint yet, so the image URLs name where uploads will be served.
  */
 export function realmEmojiState(db: Db, realmId: number): Record<string, Record<string, unknown>> {
-  const rows = db
-    .prepare(
-      'SELECT id, name, author_id, file_name, deactivated FROM realm_emoji WHERE realm_id = ? ORDER BY id',
-    )
-    .all(realmId) as {
-    id: number;
-    name: string;
-    author_id: number | null;
-    file_name: string;
-    deactivated: number;
-  }[];
   const state: Record<string, Record<string, unknown>> = {};
-  for (const row of rows) {
+  for (const row of listRealmEmoji(db, realmId)) {
     const url = `/user_uploads/emoji/${row.id}/${encodeURIComponent(row.file_name)}`;
     state[String(row.id)] = {
       id: String(row.id),
@@ -95,27 +85,6 @@ export function realmEmojiState(db: Db, realmId: number): Record<string, Record<
     };
   }
   return state;
-}
-
-interface RealmEmojiRow {
-  id: number;
-  name: string;
-  deactivated: number;
-}
-
-function activeRealmEmojiByName(db: Db, realmId: number, name: string): RealmEmojiRow | undefined {
-  return db
-    .prepare(
-      'SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = ? AND name = ? AND deactivated = 0',
-    )
-    .get(realmId, name) as RealmEmojiRow | undefined;
-}
-
-function realmEmojiById(db: Db, realmId: number, code: string): RealmEmojiRow | undefined {
-  if (!/^\d+$/.test(code)) return undefined;
-  return db
-    .prepare('SELECT id, name, deactivated FROM realm_emoji WHERE realm_id = ? AND id = ?')
-    .get(realmId, Number(code)) as RealmEmojiRow | undefined;
 }
 
 /**
@@ -136,7 +105,7 @@ export function emojiNameToCode(db: Db, realmId: number, name: string): { code: 
 export function checkEmojiRequest(db: Db, realmId: number, name: string, code: string, type: string): void {
   switch (type) {
     case 'realm_emoji': {
-      const emoji = realmEmojiById(db, realmId, code);
+      const emoji = /^\d+$/.test(code) ? realmEmojiById(db, realmId, Number(code)) : undefined;
       if (!emoji) throw badRequest('Invalid custom emoji.');
       if (emoji.name !== name) throw badRequest('Invalid custom emoji name.');
       if (emoji.deactivated) throw badRequest('This custom emoji has been deactivated.');

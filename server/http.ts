@@ -1,7 +1,11 @@
 /**
- * The HTTP layer: a Fastify instance that speaks the spec's conventions. Form-encoded
- * bodies, the JSON envelope on every answer (404 for unknown paths, 405 for a wrong method
- * on a known one, 4xx for anything the client got wrong), and HTTP Basic authentication.
+ * The HTTP layer: a Fastify instance that speaks the spec's conventions (form-encoded bodies,
+ * the JSON envelope on every answer, 404 for unknown paths, 405 for a wrong method on a known
+ * one, 4xx for anything the client got wrong), and the router that serves the endpoint
+ * catalogue (shared/protocol/endpoints.ts). For each request the router authenticates as the
+ * entry's `permission` says, checks the role, decodes every declared parameter, and only then
+ * calls the route's handler with typed values; a route the catalogue lacks, or an entry no
+ * route serves, stops the server at startup.
  */
 import Fastify, {
   type FastifyError,
@@ -9,52 +13,75 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { API_PREFIX } from '../shared/protocol';
+import {
+  API_PREFIX,
+  type EndpointName,
+  type EndpointNamed,
+  type EndpointSpec,
+  endpointName,
+  type ParamsOf,
+  type Permission,
+} from '../shared/protocol';
+import { insufficientPermission, requireAdmin } from './actions/access';
+import { checkCanCreateUsers } from './actions/users';
 import { authenticateRequest } from './auth';
 import type { ServiceContext } from './context';
 import type { UserRow } from './db/users';
 import { ApiFailure } from './errors';
-import { queryEntries, RequestParams } from './params';
+import { paramDecoder, queryEntries, RequestParams } from './params';
+import { isGuest } from './permissions';
 import { isExempt, limitRequest } from './ratelimit';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+/** What every handler gets besides its parameters and user. */
 export interface PublicRequest {
   ctx: ServiceContext;
-  params: RequestParams;
-  /** Path parameters such as `:draft_id`, undecoded. */
-  path: Record<string, string>;
+  /** The request's texts as sent, for what the catalogue does not declare (params/index.ts). */
+  raw: RequestParams;
   http: FastifyRequest;
   reply: FastifyReply;
 }
-export interface UserRequest extends PublicRequest {
-  user: UserRow;
-}
+
+/** The signed-in user as the entry's permission makes it: none, a user, or maybe a spectator. */
+type UserOf<E> = E extends { permission: 'none' | 'webhook' }
+  ? unknown
+  : E extends { spectators: true }
+    ? { user: UserRow | null }
+    : { user: UserRow };
+
+/** A handler's request: the catalogue entry's decoded parameters, typed from the entry. */
+export type RouteRequest<N extends EndpointName> = PublicRequest & {
+  params: ParamsOf<N>;
+} & UserOf<EndpointNamed<N>>;
 
 /** What a handler returns: the success body's fields besides result and msg. */
 export type SuccessFields = Record<string, unknown> | undefined;
 
-export type Endpoint =
-  | {
-      method: HttpMethod;
-      path: string;
-      auth: 'none';
-      handle(req: PublicRequest): SuccessFields | Promise<SuccessFields>;
-    }
-  | {
-      method: HttpMethod;
-      path: string;
-      auth: 'user';
-      handle(req: UserRequest): SuccessFields | Promise<SuccessFields>;
-    }
-  | {
-      method: HttpMethod;
-      path: string;
-      /** Authenticated when credentials are sent, else a spectator (user null): POST /register. */
-      auth: 'optional';
-      handle(req: PublicRequest & { user: UserRow | null }): SuccessFields | Promise<SuccessFields>;
-    };
+/** The handler of one catalogue entry, named `METHOD /path` as the catalogue names it. */
+export interface Route<N extends EndpointName> {
+  endpoint: N;
+  handle(req: RouteRequest<N>): SuccessFields | Promise<SuccessFields>;
+}
+
+/** A route of any entry, as tables hold them: the router builds each request for its entry. */
+export interface AnyRoute {
+  endpoint: EndpointName;
+  handle(req: never): SuccessFields | Promise<SuccessFields>;
+}
+
+/** Declares a route; its handler's request is typed from the catalogue entry it names. */
+export function route<N extends EndpointName>(definition: Route<N>): Route<N> {
+  return definition;
+}
+
+/** One catalogue with the routes that serve it, and where its paths start. */
+export interface RouteTable {
+  catalogue: readonly EndpointSpec[];
+  /** `/api/v1` for the REST API; '' for pages. */
+  prefix: string;
+  routes: readonly AnyRoute[];
+}
 
 /** Form bodies arrive as URLSearchParams; any other body is kept as text for the handler. */
 export class RawBody {
@@ -137,60 +164,90 @@ export function requestParams(request: FastifyRequest): RequestParams {
 }
 
 /**
- * Registers endpoints (paths relative to /api/v1 unless absolute with `prefix: ''`), then
- * answers every other method on their paths with 405.
+ * Pairs each catalogue entry with its route, or says what does not pair: a route the
+ * catalogue lacks, an entry no route serves, or an entry served twice.
  */
-export function registerEndpoints(
-  app: FastifyInstance,
-  ctx: ServiceContext,
-  endpoints: readonly Endpoint[],
-  prefix = API_PREFIX,
-): void {
+export function pairRoutes(table: Pick<RouteTable, 'catalogue' | 'routes'>): [EndpointSpec, AnyRoute][] {
+  const byName = new Map(table.catalogue.map((spec) => [endpointName(spec), spec]));
+  const routed = new Map<string, AnyRoute>();
+  const problems: string[] = [];
+  for (const r of table.routes) {
+    if (!byName.has(r.endpoint)) problems.push(`route ${r.endpoint} has no catalogue entry`);
+    else if (routed.has(r.endpoint)) problems.push(`${r.endpoint} has two routes`);
+    else routed.set(r.endpoint, r);
+  }
+  for (const name of byName.keys()) {
+    if (!routed.has(name)) problems.push(`catalogue entry ${name} has no route`);
+  }
+  if (problems.length > 0) throw new Error(`Routes and endpoint catalogue differ: ${problems.join('; ')}`);
+  return [...routed.values()].map((r) => [byName.get(r.endpoint) as EndpointSpec, r]);
+}
+
+/**
+ * The role checks of the catalogue's permissions, before any parameter is read (a guest
+ * learns nothing about the input); `user`, `none` and `webhook` need none.
+ */
+const ROLE_CHECKS: Partial<Record<Permission, (user: UserRow) => void>> = {
+  member: (user) => {
+    if (isGuest(user)) throw insufficientPermission();
+  },
+  admin: requireAdmin,
+  'admin+can_create_users': checkCanCreateUsers,
+};
+
+/** How a request must authenticate: REST Basic auth, optionally (spectators), or not at all. */
+function authLevel(spec: EndpointSpec): 'none' | 'user' | 'optional' {
+  if (spec.permission === 'none' || spec.permission === 'webhook') return 'none';
+  return spec.spectators ? 'optional' : 'user';
+}
+
+/** The Fastify form of a catalogue path: `{name}` segments become `:name`. */
+const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** The handler Fastify calls for one catalogue entry. */
+function routeHandler(ctx: ServiceContext, spec: EndpointSpec, r: AnyRoute, limited: boolean) {
+  const auth = authLevel(spec);
+  const checkRole = spec.roleCheck === 'action' ? undefined : ROLE_CHECKS[spec.permission];
+  const decode = paramDecoder(spec);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    let user: UserRow | null = null;
+    const credentialsSent = (request.headers.authorization ?? '').trim() !== '';
+    if (auth === 'user' || (auth === 'optional' && credentialsSent)) {
+      try {
+        user = authenticateRequest(ctx.db, ctx.realmId, request.headers.authorization);
+      } catch (error) {
+        if (limited) limitRequest(ctx.rateLimits, reply, { ip: request.ip });
+        throw error;
+      }
+    }
+    if (limited) limitRequest(ctx.rateLimits, reply, user ? { userId: user.id } : { ip: request.ip });
+    if (user && checkRole) checkRole(user);
+    const raw = requestParams(request);
+    const params = decode(raw, (request.params ?? {}) as Record<string, string>);
+    // The request of the route's own entry: params decoded by that entry, user as it permits.
+    const req = { ctx, params, raw, http: request, reply, user };
+    const fields = await r.handle(req as never);
+    if (reply.sent) return reply;
+    return reply.send({ result: 'success', msg: '', ...fields });
+  };
+}
+
+/** Registers a table's routes, then answers every other method on their paths with 405. */
+export function registerEndpoints(app: FastifyInstance, ctx: ServiceContext, table: RouteTable): void {
   const methodsByPath = new Map<string, Set<string>>();
-  for (const endpoint of endpoints) {
-    const url = prefix + endpoint.path;
+  for (const [spec, r] of pairRoutes(table)) {
+    const url = table.prefix + fastifyPath(spec.path);
     let methods = methodsByPath.get(url);
     if (!methods) {
       methods = new Set();
       methodsByPath.set(url, methods);
     }
-    methods.add(endpoint.method);
-    if (endpoint.method === 'GET') methods.add('HEAD');
+    methods.add(spec.method);
+    if (spec.method === 'GET') methods.add('HEAD');
     // Rate limits apply to the REST API (not avatars or email links), per user once
     // authenticated, per IP address otherwise (a failed authentication counts there).
-    const limited = prefix === API_PREFIX && !isExempt(endpoint.method, endpoint.path);
-    app.route({
-      method: endpoint.method,
-      url,
-      handler: async (request, reply) => {
-        const base = {
-          ctx,
-          params: requestParams(request),
-          path: (request.params ?? {}) as Record<string, string>,
-          http: request,
-          reply,
-        };
-        let user: UserRow | undefined;
-        const credentialsSent = (request.headers.authorization ?? '').trim() !== '';
-        if (endpoint.auth === 'user' || (endpoint.auth === 'optional' && credentialsSent)) {
-          try {
-            user = authenticateRequest(ctx.db, ctx.realmId, request.headers.authorization);
-          } catch (error) {
-            if (limited) limitRequest(ctx.rateLimits, reply, { ip: request.ip });
-            throw error;
-          }
-        }
-        if (limited) limitRequest(ctx.rateLimits, reply, user ? { userId: user.id } : { ip: request.ip });
-        const fields =
-          endpoint.auth === 'user'
-            ? await endpoint.handle({ ...base, user: user as UserRow })
-            : endpoint.auth === 'optional'
-              ? await endpoint.handle({ ...base, user: user ?? null })
-              : await endpoint.handle(base);
-        if (reply.sent) return reply;
-        return reply.send({ result: 'success', msg: '', ...fields });
-      },
-    });
+    const limited = table.prefix === API_PREFIX && !isExempt(spec.method, spec.path);
+    app.route({ method: spec.method, url, handler: routeHandler(ctx, spec, r, limited) });
   }
 
   for (const [url, methods] of methodsByPath) {

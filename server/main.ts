@@ -189,4 +189,11 @@ async function main(): Promise<void> {
   process.stdout.write(`listening on ${service.url}\n`);
 }
 
-await main();
+// A promise chain, not a top-level await: the packaged app bundles this same entry as CommonJS
+// (scripts/build-electron.ts), which has no top-level await. A failure still ends the process.
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `confab-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -11,7 +11,7 @@ import { QueueManager } from './events/manager';
 import { persistQueues, restoreQueues } from './events/persistence';
 import { createHttpApp, registerEndpoints } from './http';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions, RateLimits } from './ratelimit';
-import { accountPageEndpoints, apiEndpoints, avatarEndpoints } from './routes';
+import { apiRoutes, pageRoutes } from './routes';
 
 export interface ServiceOptions {
   host: string;
@@ -41,6 +41,8 @@ export interface ServiceOptions {
 export interface RunningService {
   url: string;
   port: number;
+  /** The event queues, as far as callers wait on them: a client's long-poll reaching a queue. */
+  events: Pick<QueueManager, 'whenWaiting'>;
   /** Ends waiting polls, stops listening, closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -104,9 +106,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       rateLimits: new RateLimits({ ...RATE_LIMIT_DEFAULTS, ...options.rateLimits }),
     };
     const app = createHttpApp({ logger: options.logger ?? false });
-    registerEndpoints(app, ctx, apiEndpoints);
-    registerEndpoints(app, ctx, avatarEndpoints, '');
-    registerEndpoints(app, ctx, accountPageEndpoints, '');
+    registerEndpoints(app, ctx, apiRoutes);
+    registerEndpoints(app, ctx, pageRoutes);
     // Queues of the last graceful shutdown live on, each told of the restart.
     restoreQueues(ctx, Math.floor(Date.now() / 1000));
     // Waiting long-polls would hold the shutdown for up to a heartbeat: answer them now.
@@ -123,6 +124,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return {
       url,
       port,
+      events: { whenWaiting: (queueId) => queues.whenWaiting(queueId) },
       close() {
         closing ??= (async () => {
           queues.close();

@@ -1,112 +1,40 @@
 /**
- * End-to-end fixtures: a real server (test/support/server.ts) and real Confab instances in
- * browser mode, each one `electron/launch.ts --browser` in its own process with its own
- * profile directory, exactly as a person starts a second app side by side.
+ * End-to-end fixtures: a real server (test/support/server.ts), real Confab instances in
+ * browser mode (./launch.ts), pages opened on them, and the sign-in every test starts with.
+ * The specs read as what a person does; the setup they share lives here once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, test as base, expect, type Page } from '@playwright/test';
-import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
+import { test as base, expect, type Page } from '@playwright/test';
+import { type StartedServer, startServerProcess } from '../../test/support/server';
+import { type AppInstance, type LaunchOptions, startAppInstance } from './launch';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The line the launcher prints once the app can be opened. */
-export const APP_URL_PATTERN = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/;
+export type { AppInstance, LaunchOptions } from './launch';
+export { expect };
 
 export type TestServer = StartedServer;
 
-export interface AppInstance {
-  /** The printed address, with the instance's secret. */
-  url: string;
-  profileDir: string;
-  /** Everything the launcher printed so far (for failure messages). */
-  output(): string;
-  stop(): Promise<void>;
-}
-
-export interface LaunchOptions {
-  /** The server to use; without it the launcher starts its embedded demo server. */
+/** What the sign-in screen asks for; without `serverUrl` the prefilled address is kept. */
+export interface Credentials {
   serverUrl?: string;
-  profileDir?: string;
-  timeoutMs?: number;
+  email: string;
+  password: string;
 }
 
-/** Starts one browser-mode instance and resolves with its URL once it prints it. */
-export async function startAppInstance(options: LaunchOptions = {}): Promise<AppInstance> {
-  const ownProfile = options.profileDir === undefined;
-  const profileDir = options.profileDir ?? (await makeTempDir('confab-e2e-profile-'));
-  const args = ['--import', 'tsx', 'electron/launch.ts', '--browser', '--profile', profileDir, '--port', '0'];
-  if (options.serverUrl) args.push('--server', options.serverUrl);
-  const child = spawn(process.execPath, args, {
-    cwd: repoRoot,
-    env: { ...process.env, CONFAB_SKIP_ELECTRON_INSTALL: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-
-  const stop = async () => {
-    await stopProcess(child);
-    if (ownProfile) await removeDir(profileDir);
-  };
-
-  const timeoutMs = options.timeoutMs ?? 90_000;
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`The app did not print its URL within ${timeoutMs} ms:\n${output}`)),
-        timeoutMs,
-      );
-      const onData = () => {
-        const match = APP_URL_PATTERN.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          child.stdout.off('data', onData);
-          resolve(match[1]);
-        }
-      };
-      child.stdout.on('data', onData);
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`The app exited (${signal ?? `code ${code}`}) before printing its URL:\n${output}`));
-      });
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-    return { url, profileDir, output: () => output, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/**
- * `server`: a fresh demo server per test, stopped after it.
- * `launchApp`: starts app instances (each with its own profile), stopped after the test.
- * `openApp`: opens an instance's URL in a fresh browser context (a window of that app).
- */
-export const test = base.extend<{
+interface Fixtures {
+  /** A fresh demo server per test, stopped after it. */
   server: TestServer;
+  /** The demo organization's alice on `server`. */
+  alice: Credentials;
+  /** Starts app instances (each with its own profile), stopped after the test. */
   launchApp: (options?: LaunchOptions) => Promise<AppInstance>;
-  openApp: (app: AppInstance) => Promise<Page>;
-}>({
+  /** Opens an instance's URL in a fresh browser context (a window of that app); `beforeLoad` runs first. */
+  openApp: (app: AppInstance, beforeLoad?: (page: Page) => void) => Promise<Page>;
+  /** Starts one instance per options (side by side) and opens a page on each, in that order. */
+  openApps: <T extends LaunchOptions[]>(...options: T) => Promise<{ [K in keyof T]: Page }>;
+  /** Starts an instance, opens it and signs in: a page on the live settings screen. */
+  openSignedIn: (options: LaunchOptions, credentials: Credentials) => Promise<Page>;
+}
+
+export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   server: async ({}, use) => {
     const server = await startServerProcess({ demo: true });
@@ -115,6 +43,9 @@ export const test = base.extend<{
     } finally {
       await server.dispose();
     }
+  },
+  alice: async ({ server }, use) => {
+    await use({ email: server.demo.users.alice, password: server.demo.password });
   },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   launchApp: async ({}, use, testInfo) => {
@@ -132,25 +63,36 @@ export const test = base.extend<{
     await Promise.all(started.map((app) => app.stop()));
   },
   openApp: async ({ browser }, use) => {
-    const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
-    await use(async (app) => {
+    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
+    await use(async (app, beforeLoad) => {
       const context = await browser.newContext();
       contexts.push(context);
       const page = await context.newPage();
+      beforeLoad?.(page);
       await page.goto(app.url);
       return page;
     });
     await Promise.all(contexts.map((context) => context.close()));
   },
+  openApps: async ({ launchApp, openApp }, use) => {
+    await use(async (...options) => {
+      const apps = await Promise.all(options.map((o) => launchApp(o)));
+      const pages: Page[] = [];
+      for (const app of apps) pages.push(await openApp(app));
+      return pages as { [K in keyof typeof options]: Page };
+    });
+  },
+  openSignedIn: async ({ launchApp, openApp }, use) => {
+    await use(async (options, credentials) => {
+      const page = await openApp(await launchApp(options));
+      await signInAndWait(page, credentials);
+      return page;
+    });
+  },
 });
 
-export { expect };
-
 /** Signs in through the sign-in screen, as a person would. */
-export async function signIn(
-  page: Page,
-  credentials: { serverUrl?: string; email: string; password: string },
-) {
+export async function signIn(page: Page, credentials: Credentials) {
   const form = page.getByRole('form', { name: 'Sign in' });
   await expect(form).toBeVisible();
   if (credentials.serverUrl !== undefined) await form.getByLabel('Server URL').fill(credentials.serverUrl);
@@ -164,4 +106,15 @@ export async function expectSignedIn(page: Page, email: string) {
   await expect(page.getByRole('heading', { name: 'Display settings' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('banner')).toContainText(email);
   await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 30_000 });
+}
+
+/** Signs in and waits until the account is live. */
+export async function signInAndWait(page: Page, credentials: Credentials) {
+  await signIn(page, credentials);
+  await expectSignedIn(page, credentials.email);
+}
+
+/** Marks the page's document (`data-e2e-loaded="once"` on <html>): a reload would lose it. */
+export async function markDocument(page: Page) {
+  await page.evaluate("document.documentElement.setAttribute('data-e2e-loaded', 'once')");
 }

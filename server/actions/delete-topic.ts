@@ -3,9 +3,11 @@
  * newest first, each batch its own transaction, so that progress survives a timeout.
  */
 import type { ServiceContext } from '../context';
+import { deleteMessages, topicMessagesNewestFirst, userIdsWithCopies } from '../db/messages';
 import { firstMessageId, type StreamRow } from '../db/streams';
 import type { UserRow } from '../db/users';
-import { canReadStreamHistory, sendFirstMessageIdUpdate } from './messages';
+import { canReadStreamHistory } from '../permissions';
+import { sendFirstMessageIdUpdate } from './messages';
 import { runBatched } from './read';
 import { runAction } from './transaction';
 
@@ -20,28 +22,20 @@ export async function deleteTopic(
 ): Promise<{ complete: boolean }> {
   const db = ctx.db;
   // With protected history an administrator deletes only what they can read: their own copies.
-  const wholeHistory = canReadStreamHistory(db, admin, stream);
-  const select = wholeHistory
-    ? db.prepare(
-        `SELECT id, topic FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?`,
-      )
-    : db.prepare(
-        `SELECT m.id, m.topic FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ${admin.id}
-         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
-      );
+  const batch = {
+    streamId: stream.id,
+    topic,
+    limit: DELETE_TOPIC_BATCH_SIZE,
+    onlyCopiesOf: canReadStreamHistory(db, admin, stream) ? null : admin.id,
+  };
   const complete = await runBatched(ctx, () =>
     runAction(ctx, (events) => {
-      const rows = select.all(stream.id, topic, DELETE_TOPIC_BATCH_SIZE) as { id: number; topic: string }[];
+      const rows = topicMessagesNewestFirst(db, batch);
       const ids = rows.map((r) => r.id).sort((a, b) => a - b);
       if (ids.length === 0) return true;
-      const list = ids.join(',');
-      const userIds = (
-        db.prepare(`SELECT DISTINCT user_id FROM user_messages WHERE message_id IN (${list})`).all() as {
-          user_id: number;
-        }[]
-      ).map((r) => r.user_id);
+      const userIds = userIdsWithCopies(db, ids);
       const firstBefore = firstMessageId(db, stream.id);
-      db.prepare(`DELETE FROM messages WHERE id IN (${list})`).run();
+      deleteMessages(db, ids);
       const firstAfter = firstMessageId(db, stream.id);
 
       // The topic as stored (the request may differ in case).

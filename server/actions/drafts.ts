@@ -3,12 +3,10 @@
  * storage, and `drafts` events to the user's own queues (never to anyone else).
  */
 import type { ServiceContext } from '../context';
-import type { Db } from '../db';
-import { getStream } from '../db/streams';
 import { type DraftRow, deleteDraft, formatDraft, getDraft, insertDraft, updateDraft } from '../db/user-data';
-import { getUserById, readUserSettings, type UserRow } from '../db/users';
+import { readUserSettings, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
-import { accessStream } from '../objects/streams';
+import { accessStreamById, accessUserById, invalidRecipientId } from './access';
 import { runAction } from './transaction';
 
 /** A draft as the client sends it (validated shape, not yet checked against the database). */
@@ -91,12 +89,6 @@ function truncate(text: string, max: number, marker: string): string {
   return chars.length <= max ? text : chars.slice(0, max - [...marker].length).join('') + marker;
 }
 
-/** A stream the user may keep a draft for: one they may post to (objects/streams.ts accessStream). */
-function canAccessStream(db: Db, user: UserRow, streamId: number): boolean {
-  const stream = getStream(db, streamId);
-  return stream !== undefined && accessStream(db, user, stream);
-}
-
 /** 9999-12-31T23:59:59Z in Unix seconds. */
 export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
 
@@ -105,7 +97,7 @@ export const MAX_DRAFT_TIMESTAMP = 253_402_300_799;
  * trimmed at the end, topic only for stream drafts, private recipients sorted without the
  * user (unless the draft is to the user alone).
  */
-function checkDraft(db: Db, user: UserRow, draft: DraftInput, nowSeconds: number): CheckedDraft {
+function checkDraft(ctx: ServiceContext, user: UserRow, draft: DraftInput, nowSeconds: number): CheckedDraft {
   const content = draft.content.trimEnd().replace(/^\n+/, '');
   if (content.includes('\0')) throw badRequest('Message must not contain null bytes');
   const raw = draft.timestamp ?? nowSeconds;
@@ -121,15 +113,11 @@ function checkDraft(db: Db, user: UserRow, draft: DraftInput, nowSeconds: number
     topic = truncate(draft.topic, MAX_TOPIC_LENGTH, '...');
     if (topic.includes('\0')) throw badRequest('Topic must not contain null bytes');
     if (draft.to.length !== 1) throw badRequest('Must specify exactly 1 stream ID for stream messages');
-    const streamId = draft.to[0] as number;
-    if (!canAccessStream(db, user, streamId)) throw badRequest('Invalid stream ID');
-    to = [streamId];
+    // A stream the user may keep a draft for: one they may post to.
+    to = [accessStreamById(ctx, user, draft.to[0] as number).id];
   } else if (draft.type === 'private') {
     const ids = [...new Set(draft.to)].sort((a, b) => a - b);
-    for (const id of ids) {
-      const target = getUserById(db, id);
-      if (!target || target.realm_id !== user.realm_id) throw badRequest(`Invalid user ID ${id}`);
-    }
+    for (const id of ids) accessUserById(ctx, id, { allowDeactivated: true, error: invalidRecipientId });
     to = ids.length > 1 ? ids.filter((id) => id !== user.id) : ids;
   }
   return {
@@ -149,7 +137,7 @@ export function doCreateDrafts(ctx: ServiceContext, user: UserRow, drafts: Draft
   return runAction(ctx, (events) => {
     const now = nowSeconds();
     const created = drafts.map((d) => {
-      const checked = checkDraft(ctx.db, user, d, now);
+      const checked = checkDraft(ctx, user, d, now);
       const id = insertDraft(ctx.db, { userId: user.id, ...checked });
       return formatDraft(getDraft(ctx.db, user.id, id) as DraftRow);
     });
@@ -163,7 +151,7 @@ export function doEditDraft(ctx: ServiceContext, user: UserRow, draftId: number,
   checkDraftsEnabled(user);
   runAction(ctx, (events) => {
     if (!getDraft(ctx.db, user.id, draftId)) throw draftNotFound();
-    const checked = checkDraft(ctx.db, user, draft, nowSeconds());
+    const checked = checkDraft(ctx, user, draft, nowSeconds());
     updateDraft(ctx.db, draftId, checked);
     const row = getDraft(ctx.db, user.id, draftId) as DraftRow;
     events.send({ type: 'drafts', op: 'update', draft: formatDraft(row) }, [user.id]);

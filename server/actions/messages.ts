@@ -1,19 +1,20 @@
 /**
- * Sending messages and deciding who may read them. `sendMessage` is the one way any part of
- * the service posts a message (POST /messages, stream announcements, incoming webhooks):
- * it validates, stores the message with a copy per recipient, and sends `message` events.
+ * Sending messages. `sendMessage` is the one way any part of the service posts a message
+ * (POST /messages, stream announcements, incoming webhooks): it validates, stores the message
+ * with a copy per recipient, and sends `message` events. Who may post where is checked by
+ * actions/access.ts; who may read what is server/permissions.ts.
  */
 import type { ServiceContext } from '../context';
-import type { Db } from '../db';
-import { FLAGS } from '../db/flags';
-import { getMessage, insertMessage, type MessageRow, userMessageFlags } from '../db/messages';
-import { firstMessageId, getStream, getStreamByName, isSubscribed, type StreamRow } from '../db/streams';
-import { getUserById, isAdmin, type UserRow } from '../db/users';
-import { ApiFailure, badRequest } from '../errors';
+import { FLAGS, messageFlagsByUser } from '../db/flags';
+import { getMessage, insertMessage } from '../db/messages';
+import { firstMessageId, getStream, getStreamByName, type StreamRow } from '../db/streams';
+import { activeUserNames, getUserByDisplayEmail, getUserById } from '../db/users';
+import { badRequest } from '../errors';
+import { formatMessage, messageFlags, UserCache } from '../formats/messages';
+import { avatarUrl } from '../formats/users';
 import { type MentionTarget, renderMessage } from '../markdown';
-import { formatMessage, messageFlags, UserCache } from '../objects/messages';
-import { accessStream, streamViewerIds } from '../objects/streams';
-import { avatarUrl } from '../objects/users';
+import { isGuest, streamViewerIds } from '../permissions';
+import { accessStreamForSendMessage, accessUserById, invalidRecipientId, streamNotFound } from './access';
 import { type EventBatch, runAction } from './transaction';
 
 /** The interface family's limits: longer content and topics are truncated, not refused. */
@@ -47,45 +48,6 @@ export interface SentMessage {
   userIds: number[];
   /** The stream of a stream message (as resolved from the target). */
   stream?: StreamRow;
-}
-
-const ROLE_GUEST = 600;
-const ROLE_MODERATOR = 300;
-
-export function streamNotFound(stream: number | string): ApiFailure {
-  return typeof stream === 'number'
-    ? new ApiFailure(400, 'STREAM_DOES_NOT_EXIST', `Stream with ID '${stream}' does not exist`, {
-        stream_id: stream,
-      })
-    : new ApiFailure(400, 'STREAM_DOES_NOT_EXIST', `Stream '${stream}' does not exist`, { stream });
-}
-
-/**
- * Whether the user may read the stream's whole history, whether or not they have a copy of
- * each message: public streams for members, and streams with history public to subscribers
- * for their subscribers. (Protected history is read through the user's own copies only.)
- */
-export function canReadStreamHistory(db: Db, user: UserRow, stream: StreamRow): boolean {
-  if (stream.is_web_public === 1) return true;
-  const subscribed = isSubscribed(db, user.id, stream.id);
-  if (stream.invite_only === 0) return user.role !== ROLE_GUEST || subscribed;
-  return subscribed && stream.history_public_to_subscribers === 1;
-}
-
-/** The message and the user's flag bits (undefined without a copy), or "Invalid message(s)". */
-export function accessMessage(
-  db: Db,
-  user: UserRow,
-  messageId: number,
-): { row: MessageRow; bits: number | undefined } {
-  const row = getMessage(db, messageId);
-  if (row && row.realm_id === user.realm_id) {
-    const bits = userMessageFlags(db, user.id, messageId);
-    if (bits !== undefined) return { row, bits };
-    const stream = row.stream_id === null ? undefined : getStream(db, row.stream_id);
-    if (stream && canReadStreamHistory(db, user, stream)) return { row, bits };
-  }
-  throw badRequest('Invalid message(s)');
 }
 
 /**
@@ -124,9 +86,7 @@ function renderWithMentions(ctx: ServiceContext, content: string) {
   let loaded: { id: number; full_name: string }[] | undefined;
   const lookup = (name: string): MentionTarget => {
     if (WILDCARDS.has(name.toLowerCase())) return 'wildcard';
-    loaded ??= ctx.db
-      .prepare('SELECT id, full_name FROM users WHERE realm_id = ? AND is_active = 1')
-      .all(ctx.realmId) as { id: number; full_name: string }[];
+    loaded ??= activeUserNames(ctx.db, ctx.realmId);
     const users = loaded;
     const withId = /^(.*)\|(\d+)$/.exec(name);
     const found = withId
@@ -148,23 +108,6 @@ function mentionFlags(
     (rendered.wildcard && id !== senderId ? FLAGS.wildcard_mentioned : 0);
 }
 
-/** The posting policy (stream_post_policy) error for this sender, or null when allowed. */
-function postPolicyError(sender: UserRow, stream: StreamRow): string | null {
-  switch (stream.stream_post_policy) {
-    case 2:
-      return isAdmin(sender) ? null : 'Only organization administrators can send to this stream.';
-    case 3:
-      // Full members: everyone but guests (the organization's waiting period is not modelled).
-      return sender.role === ROLE_GUEST ? 'Guests cannot send to this stream.' : null;
-    case 4:
-      return sender.role <= ROLE_MODERATOR
-        ? null
-        : 'Only organization administrators and moderators can send to this stream.';
-    default:
-      return null;
-  }
-}
-
 function resolveStream(ctx: ServiceContext, stream: number | string): StreamRow {
   const row =
     typeof stream === 'number' ? getStream(ctx.db, stream) : getStreamByName(ctx.db, ctx.realmId, stream);
@@ -172,32 +115,15 @@ function resolveStream(ctx: ServiceContext, stream: number | string): StreamRow 
   return row;
 }
 
-/** Checks that the sender may post to the stream, per access and stream_post_policy. */
-function checkCanPost(ctx: ServiceContext, sender: UserRow, stream: StreamRow): void {
-  // A bot acts for its owner: it may post where the owner may.
-  const actor =
-    (sender.is_bot && sender.bot_owner_id !== null && getUserById(ctx.db, sender.bot_owner_id)) || sender;
-  const mayAccess =
-    accessStream(ctx.db, sender, stream) || (actor !== sender && isSubscribed(ctx.db, actor.id, stream.id));
-  if (!mayAccess) throw badRequest(`Not authorized to send to stream '${stream.name}'`);
-  const error = postPolicyError(actor, stream);
-  if (error) throw badRequest(error);
-}
-
 function resolveUsers(ctx: ServiceContext, users: (number | string)[]): number[] {
   if (users.length === 0) throw badRequest('Message must have recipients');
   const ids: number[] = [];
   for (const ref of users) {
     if (typeof ref === 'number') {
-      const user = getUserById(ctx.db, ref);
-      if (!user || user.realm_id !== ctx.realmId || user.is_active !== 1)
-        throw badRequest(`Invalid user ID ${ref}`);
-      ids.push(user.id);
+      ids.push(accessUserById(ctx, ref, { error: invalidRecipientId }).id);
     } else {
-      const user = ctx.db
-        .prepare('SELECT * FROM users WHERE realm_id = ? AND email = ? AND is_active = 1')
-        .get(ctx.realmId, ref.trim()) as UserRow | undefined;
-      if (!user) throw badRequest(`Invalid email '${ref.trim()}'`);
+      const user = getUserByDisplayEmail(ctx.db, ctx.realmId, ref.trim());
+      if (user?.is_active !== 1) throw badRequest(`Invalid email '${ref.trim()}'`);
       ids.push(user.id);
     }
   }
@@ -239,7 +165,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
   if (input.to.type === 'stream') {
     stream = resolveStream(ctx, input.to.stream);
     const topic = normalizeTopic(input.to.topic);
-    if (!input.internal) checkCanPost(ctx, sender, stream);
+    if (!input.internal) accessStreamForSendMessage(ctx, sender, stream);
     const firstBefore = firstMessageId(db, stream.id);
     sent = insertMessage(db, {
       realmId: ctx.realmId,
@@ -284,9 +210,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
         avatar_url: senderRow ? avatarUrl(senderRow, clientExtavatar) : null,
       });
   const flagsOf = new Map<number, string[]>();
-  const bitsStmt = db.prepare('SELECT user_id, flags FROM user_messages WHERE message_id = ?');
-  for (const r of bitsStmt.all(sent.id) as { user_id: number; flags: number }[])
-    flagsOf.set(r.user_id, messageFlags(r.flags));
+  for (const [userId, bits] of messageFlagsByUser(db, sent.id)) flagsOf.set(userId, messageFlags(bits));
 
   const eventFor = (applyMarkdown: boolean, clientExtavatar: boolean, flags: string[]) => ({
     type: 'message',
@@ -313,12 +237,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
       (id) => {
         if (have.has(id)) return false;
         const user = users.get(id);
-        return (
-          user !== undefined &&
-          user.realm_id === ctx.realmId &&
-          user.is_active === 1 &&
-          user.role !== ROLE_GUEST
-        );
+        return user !== undefined && user.realm_id === ctx.realmId && user.is_active === 1 && !isGuest(user);
       },
     );
     if (others.length > 0)

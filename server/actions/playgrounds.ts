@@ -9,14 +9,11 @@ import {
 } from '../db/realm-data';
 import { activeUserIds, type UserRow } from '../db/users';
 import { badRequest } from '../errors';
-import type { EventBatch } from './transaction';
-import { runAction } from './transaction';
-import { requireAdmin } from './users';
+import { requireAdmin } from './access';
+import { type EventBatch, runAction } from './transaction';
 
 export const MAX_HIGHLIGHTER_LANGUAGE_LENGTH = 40;
 const LANGUAGE_CHARACTERS = /^[ a-zA-Z0-9_+\-./#]*$/;
-
-/** The one administrator check (actions/users.ts), under the name routes/playgrounds.ts imports. */
 
 /** An absolute http(s) URL with a host: what a client may open with code appended. */
 function isValidUrlPrefix(text: string): boolean {

@@ -4,18 +4,24 @@
  * interface family.
  */
 import type { ServiceContext } from '../context';
+import { requireRealm } from '../db/realm';
 import {
+  countSummaryProfileFields,
+  deleteProfileValue,
+  getProfileField,
+  getProfileValue,
   insertProfileField,
   listProfileFields,
   PROFILE_FIELD_TYPES,
   type ProfileFieldRow,
+  profileFieldNameTaken,
   RENDERED_PROFILE_FIELD_TYPES,
   setProfileValue,
 } from '../db/realm-data';
-import { activeUserIds, getUserById } from '../db/users';
+import { activeUserIds } from '../db/users';
 import { badRequest } from '../errors';
 import { renderMarkdown } from '../markdown';
-import { requireRealm } from './realm';
+import { accessUserById, invalidUserId } from './access';
 import { type EventBatch, runAction } from './transaction';
 
 const T = PROFILE_FIELD_TYPES;
@@ -134,12 +140,7 @@ export function checkNewProfileField(
   if (req.displayInProfileSummary) {
     if (req.fieldType === T.LONG_TEXT.id || req.fieldType === T.USER.id)
       throw badRequest('Field type not supported for display in profile summary.');
-    const shown = ctx.db
-      .prepare(
-        'SELECT COUNT(*) AS n FROM custom_profile_fields WHERE realm_id = ? AND display_in_profile_summary = 1',
-      )
-      .get(ctx.realmId) as { n: number };
-    if (shown.n >= MAX_SUMMARY_FIELDS)
+    if (countSummaryProfileFields(ctx.db, ctx.realmId) >= MAX_SUMMARY_FIELDS)
       throw badRequest(
         `Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`,
       );
@@ -159,10 +160,8 @@ export function doCreateProfileField(ctx: ServiceContext, req: NewFieldRequest):
   return runAction(ctx, (events) => {
     // Checked inside the transaction, so two concurrent requests cannot pass the limits together.
     const checked = checkNewProfileField(ctx, req);
-    const taken = ctx.db
-      .prepare('SELECT 1 FROM custom_profile_fields WHERE realm_id = ? AND name = ?')
-      .get(ctx.realmId, checked.name);
-    if (taken) throw badRequest('A field with that label already exists.');
+    if (profileFieldNameTaken(ctx.db, ctx.realmId, checked.name))
+      throw badRequest('A field with that label already exists.');
     const id = insertProfileField(ctx.db, {
       realmId: ctx.realmId,
       name: checked.name,
@@ -206,11 +205,7 @@ function checkValue(ctx: ServiceContext, field: ProfileFieldRow, value: unknown)
       throw badRequest(`${name} is not a list of user IDs`);
     if (value.length === 0) return null;
     const ids = [...new Set(value as number[])];
-    for (const id of ids) {
-      const target = getUserById(ctx.db, id);
-      if (!target || target.realm_id !== ctx.realmId || !target.is_active)
-        throw badRequest(`Invalid user ID: ${id}`);
-    }
+    for (const id of ids) accessUserById(ctx, id, { error: invalidUserId });
     return JSON.stringify(ids);
   }
   if (typeof value !== 'string') throw badRequest(`${name} is not a string`);
@@ -238,9 +233,7 @@ function checkValue(ctx: ServiceContext, field: ProfileFieldRow, value: unknown)
 /** Checks every entry first: one bad entry rejects the request and changes nothing. */
 export function checkProfileValues(ctx: ServiceContext, data: ProfileValueUpdate[]): CheckedValue[] {
   return data.map(({ id, value }) => {
-    const field = ctx.db
-      .prepare('SELECT * FROM custom_profile_fields WHERE id = ? AND realm_id = ?')
-      .get(id, ctx.realmId) as ProfileFieldRow | undefined;
+    const field = getProfileField(ctx.db, ctx.realmId, id);
     if (!field) throw badRequest(`Field id ${id} not found.`);
     return { field, value: checkValue(ctx, field, value) };
   });
@@ -253,17 +246,11 @@ export function checkProfileValues(ctx: ServiceContext, data: ProfileValueUpdate
 export function doUpdateProfileValues(ctx: ServiceContext, userId: number, values: CheckedValue[]): void {
   runAction(ctx, (events) => {
     const realm = requireRealm(ctx.db);
-    const current = ctx.db.prepare(
-      'SELECT value FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?',
-    );
     for (const { field, value } of values) {
-      const old = current.get(userId, field.id) as { value: string } | undefined;
-      if ((old?.value ?? null) === value) continue;
+      if ((getProfileValue(ctx.db, userId, field.id) ?? null) === value) continue;
       const fieldEvent: Record<string, unknown> = { id: field.id, value };
       if (value === null) {
-        ctx.db
-          .prepare('DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?')
-          .run(userId, field.id);
+        deleteProfileValue(ctx.db, userId, field.id);
       } else {
         const rendered = RENDERED_PROFILE_FIELD_TYPES.has(field.field_type) ? renderMarkdown(value) : null;
         setProfileValue(ctx.db, userId, field.id, value, rendered);

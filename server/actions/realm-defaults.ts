@@ -2,9 +2,8 @@
 import type { SettingValue, SharedSettingName, SharedSettings } from '../../shared/protocol';
 import { SHARED_SETTING_NAMES } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { realmUserSettingsDefaults } from '../db/realm';
+import { realmUserSettingsDefaults, requireRealm, setRealmUserSettingsDefaults } from '../db/realm';
 import { activeUserIds } from '../db/users';
-import { requireRealm } from './realm';
 import { runAction } from './transaction';
 
 /**
@@ -33,10 +32,10 @@ export function doUpdateRealmUserSettingsDefaults(
       if (value !== undefined && current[name] !== value) changed.push([name, value]);
     }
     if (changed.length === 0) return;
-    const stored = { ...current, ...Object.fromEntries(changed) };
-    ctx.db
-      .prepare('UPDATE realm SET user_settings_defaults = ? WHERE id = ?')
-      .run(JSON.stringify(stored), realm.id);
+    setRealmUserSettingsDefaults(ctx.db, realm.id, {
+      ...current,
+      ...Object.fromEntries(changed),
+    } as SharedSettings);
     const recipients = activeUserIds(ctx.db, realm.id);
     for (const [property, value] of changed) {
       events.send({ type: 'realm_user_settings_defaults', op: 'update', property, value }, recipients);

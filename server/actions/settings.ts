@@ -9,15 +9,23 @@ import {
   type SettingValue,
 } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
-import { EMAIL_VISIBILITY_EVERYONE, type RealmRow } from '../db/realm';
+import {
+  deleteEmailChange,
+  deleteEmailChangesOf,
+  getEmailChange,
+  replaceEmailChange,
+} from '../db/email-changes';
+import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
 import { deleteAllDrafts } from '../db/user-data';
 import {
   activeUserIds,
   getUserByEmail,
   getUserById,
-  isAdmin,
   listUsers,
   readUserSettings,
+  setFullName,
+  setPasswordHash,
+  setUserEmail,
   type UserRow,
   writeUserSettings,
 } from '../db/users';
@@ -25,8 +33,7 @@ import { sendEmailAfterCommit } from '../email';
 import { confirmNewEmail, emailChanged } from '../email/templates';
 import { badRequest } from '../errors';
 import { isValidTimeZone, languageName } from '../languages';
-import { canAccessDeliveryEmail } from '../objects/users';
-import { requireRealm } from './realm';
+import { canAccessDeliveryEmail, isAdmin } from '../permissions';
 import { type EventBatch, runAction } from './transaction';
 
 export type SettingsChanges = Partial<Record<SettingName, SettingValue>>;
@@ -110,10 +117,7 @@ function startEmailChange(
   now: number,
 ): void {
   const key = randomBytes(24).toString('base64url');
-  ctx.db.prepare('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
-  ctx.db
-    .prepare('INSERT INTO email_changes (key_hash, user_id, new_email, created_at) VALUES (?, ?, ?, ?)')
-    .run(keyHash(key), user.id, newEmail, now);
+  replaceEmailChange(ctx.db, { keyHash: keyHash(key), userId: user.id, newEmail, createdAt: now });
   // Mailed only once the change is committed: a rolled-back request leaves no link.
   sendEmailAfterCommit(
     events,
@@ -139,16 +143,14 @@ export type EmailConfirmation =
  */
 export function doConfirmEmailChange(ctx: ServiceContext, key: string, now: number): EmailConfirmation {
   return runAction(ctx, (events): EmailConfirmation => {
-    const row = ctx.db.prepare('SELECT * FROM email_changes WHERE key_hash = ?').get(keyHash(key)) as
-      | { user_id: number; new_email: string; created_at: number }
-      | undefined;
+    const row = getEmailChange(ctx.db, keyHash(key));
     const invalid = {
       ok: false,
       status: 404,
       message: 'This confirmation link is invalid or was already used.',
     } as const;
     if (!row) return invalid;
-    ctx.db.prepare('DELETE FROM email_changes WHERE key_hash = ?').run(keyHash(key));
+    deleteEmailChange(ctx.db, keyHash(key));
     if (now - row.created_at > EMAIL_CHANGE_LIFETIME_SECONDS) {
       return { ok: false, status: 400, message: 'This confirmation link has expired.' };
     }
@@ -163,14 +165,12 @@ export function doConfirmEmailChange(ctx: ServiceContext, key: string, now: numb
       return { ok: false, status: 400, message: `Email '${row.new_email}' already in use` };
     }
 
-    const isPublic = realm.email_address_visibility === EMAIL_VISIBILITY_EVERYONE;
-    ctx.db
-      .prepare(`UPDATE users SET delivery_email = ?${isPublic ? ', email = ?' : ''} WHERE id = ?`)
-      .run(...(isPublic ? [row.new_email, row.new_email] : [row.new_email]), user.id);
-    ctx.db.prepare('DELETE FROM email_changes WHERE user_id = ?').run(user.id);
+    const isPublic = realm.email_address_visibility === EMAIL_VISIBILITY.everyone;
+    setUserEmail(ctx.db, user.id, row.new_email, isPublic);
+    deleteEmailChangesOf(ctx.db, user.id);
 
     // The user's own clients hold their real address; user lists show it only to those
-    // with access (objects/users.ts); with public addresses the display email changes too.
+    // with access (permissions.ts); with public addresses the display email changes too.
     const active = listUsers(ctx.db, realm.id).filter((u) => u.is_active);
     const withAccess = active
       .filter((u) => u.id !== user.id && canAccessDeliveryEmail(u, realm))
@@ -259,14 +259,14 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
       if (realm.name_changes_disabled && !isAdmin(user)) {
         throw badRequest('Name changes are disabled in this organization.');
       }
-      ctx.db.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(update.fullName, user.id);
+      setFullName(ctx.db, user.id, update.fullName);
       events.send(
         { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: update.fullName } },
         activeUserIds(ctx.db, user.realm_id),
       );
     }
     if (update.passwordHash !== undefined) {
-      ctx.db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(update.passwordHash, user.id);
+      setPasswordHash(ctx.db, user.id, update.passwordHash);
     }
     if (update.newEmail !== undefined)
       startEmailChange(ctx, events, realm, user, update.newEmail, Math.floor(Date.now() / 1000));

@@ -3,7 +3,7 @@
  * PATCH /streams/{stream_id} with the public/private transitions of the spec's state table.
  */
 import type { ServiceContext } from '../context';
-import type { RealmRow } from '../db/realm';
+import { type RealmRow, realmSettings, requireRealm } from '../db/realm';
 import {
   firstMessageId,
   getStream,
@@ -12,13 +12,20 @@ import {
   streamSubscriberIds,
   updateStream,
 } from '../db/streams';
-import { isAdmin, type UserRow } from '../db/users';
-import { ApiFailure, badRequest } from '../errors';
+import type { UserRow } from '../db/users';
+import { badRequest } from '../errors';
+import { formatStream } from '../formats/streams';
 import { renderMarkdown } from '../markdown';
-import { formatStream, streamViewerIds, subscriberViewerIds } from '../objects/streams';
-import { realmSettings, requireRealm } from './realm';
+import {
+  isAdmin,
+  isGuest,
+  isModeratorOrAbove,
+  isOwner,
+  streamViewerIds,
+  subscriberViewerIds,
+} from '../permissions';
+import { accessStreamForDeleteOrUpdate, insufficientPermission, requireOwner } from './access';
 import { runAction } from './transaction';
-import { requireAdmin } from './users';
 
 /**
  * The interface family's server setting of the same name: web-public streams also need the
@@ -43,37 +50,24 @@ const REALM_POLICY_DEFAULTS = {
 } as const;
 export type RealmPolicy = keyof typeof REALM_POLICY_DEFAULTS;
 
-// Re-exported for the importers from here (actions/subscriptions.ts).
-
 export function realmPolicy(realm: RealmRow, name: RealmPolicy): number {
   const value = realmSettings(realm)[name];
   return typeof value === 'number' ? value : REALM_POLICY_DEFAULTS[name];
 }
 
-/** Whether the user's role satisfies a policy value (guests never do). */
+/** Who each policy value lets in, besides the guests no policy does. */
+const POLICY_ALLOWS: Record<number, (user: UserRow) => boolean> = {
+  [POLICY.members]: () => true,
+  [POLICY.fullMembers]: () => true,
+  [POLICY.admins]: isAdmin,
+  [POLICY.moderators]: isModeratorOrAbove,
+  [POLICY.owners]: isOwner,
+};
+
+/** Whether the user's role satisfies a policy value (guests never do; `nobody`: no one). */
 export function allowedBy(user: UserRow, policy: number): boolean {
-  if (user.role === 600) return false;
-  switch (policy) {
-    case POLICY.members:
-    case POLICY.fullMembers:
-      return true;
-    case POLICY.admins:
-      return isAdmin(user);
-    case POLICY.moderators:
-      return user.role <= 300;
-    case POLICY.owners:
-      return user.role === 100;
-    default:
-      return false;
-  }
+  return !isGuest(user) && (POLICY_ALLOWS[policy]?.(user) ?? false);
 }
-
-/** requireRealm for a context (actions/subscriptions.ts uses it). */
-
-export const insufficientPermission = () => badRequest('Insufficient permission');
-
-export const ownerRequired = () =>
-  new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
 
 /** The three prerequisites of a web-public stream, in the interface family's order. */
 export function checkWebPublicAllowed(user: UserRow, realm: RealmRow): void {
@@ -123,19 +117,6 @@ export function decodeRetention(name: string, raw: string): number | null {
   throw badRequest(`Bad value for '${name}': ${raw}`);
 }
 
-export function decodeStreamPostPolicy(name: string, raw: string): number {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw badRequest(`${name} is not valid JSON`);
-  }
-  if (typeof value !== 'number' || !Number.isSafeInteger(value))
-    throw badRequest(`${name} is not an integer`);
-  if (value < 1 || value > 4) throw badRequest(`Invalid ${name}`);
-  return value;
-}
-
 export interface StreamChanges {
   description?: string;
   newName?: string;
@@ -145,21 +126,6 @@ export interface StreamChanges {
   streamPostPolicy?: number;
   messageRetentionDays?: number | null;
   isAnnouncementOnly?: boolean;
-}
-
-/** The stream an administrator may manage: "Invalid stream ID" unless it exists. */
-export function streamForManagement(ctx: ServiceContext, user: UserRow, streamId: number): StreamRow {
-  const stream = getStream(ctx.db, streamId);
-  if (!stream || stream.realm_id !== ctx.realmId || stream.deactivated === 1) {
-    throw badRequest('Invalid stream ID');
-  }
-  if (!isAdmin(user)) {
-    // A non-administrator learns nothing about a private stream they are not in.
-    const subscribed = streamSubscriberIds(ctx.db, streamId).includes(user.id);
-    if (stream.invite_only === 1 && !subscribed) throw badRequest('Invalid stream ID');
-    requireAdmin(user);
-  }
-  return stream;
 }
 
 /**
@@ -198,9 +164,9 @@ export function doUpdateStream(
   changes: StreamChanges,
 ): void {
   runAction(ctx, (events) => {
-    const before = streamForManagement(ctx, user, streamId);
+    const before = accessStreamForDeleteOrUpdate(ctx, user, streamId);
     const realm = requireRealm(ctx.db);
-    if (changes.messageRetentionDays !== undefined && user.role !== 100) throw ownerRequired();
+    if (changes.messageRetentionDays !== undefined) requireOwner(user);
     const privacyChange =
       changes.isPrivate !== undefined ||
       changes.isWebPublic !== undefined ||

@@ -2,10 +2,10 @@
  * Subscriptions: subscribing (creating missing streams), unsubscribing, and the personal
  * per-subscription properties, each with the events the interface family sends.
  */
-
+import { ROLES } from '../../shared/protocol';
 import { generateApiKey } from '../auth';
 import type { ServiceContext } from '../context';
-import { SYSTEM_GROUPS, systemGroupId } from '../db/realm';
+import { realmSettings, requireRealm, SYSTEM_GROUPS, systemGroupId } from '../db/realm';
 import {
   firstMessageId,
   getStream,
@@ -20,30 +20,39 @@ import {
   subscribe,
   unsubscribe,
 } from '../db/streams';
-import { getUserByEmail, getUserById, insertUser, isAdmin, type UserRow } from '../db/users';
+import {
+  BOT_TYPES,
+  firstActiveOwnerId,
+  getUserByEmail,
+  getUserById,
+  insertUser,
+  type UserRow,
+} from '../db/users';
 import { badRequest } from '../errors';
 import type { EventQueue } from '../events/queue';
-import { renderMarkdown } from '../markdown';
 import {
-  canSeeStream,
   formatStream,
   formatSubscription,
-  mayJoinStream,
   NOTIFICATION_DEFAULTS,
   type NotificationProperty,
   notificationDefaults,
-  streamViewerIds,
-  subscriberViewerIds,
-} from '../objects/streams';
-import { sendMessageIn, streamNotFound } from './messages';
-import { realmSettings, requireRealm } from './realm';
+} from '../formats/streams';
+import { renderMarkdown } from '../markdown';
+import { canAccessStream, canSeeStream, isAdmin, streamViewerIds, subscriberViewerIds } from '../permissions';
+import {
+  accessStreamById,
+  accessStreamByName,
+  accessUserById,
+  insufficientPermission,
+  noSuchUser,
+  requireOwner,
+} from './access';
+import { sendMessageIn } from './messages';
 import {
   allowedBy,
   checkStreamDescription,
   checkStreamName,
   checkWebPublicAllowed,
-  insufficientPermission,
-  ownerRequired,
   realmPolicy,
 } from './streams';
 import { type EventBatch, runAction } from './transaction';
@@ -52,15 +61,19 @@ import { sendRealmUserAdd } from './users';
 /** A principal as sent: a user id or a display email. */
 export type Principal = number | string;
 
+/** An active user by display email or real address, as accessUserById checks one by id. */
+function principalByEmail(ctx: ServiceContext, email: string): UserRow {
+  const user = getUserByEmail(ctx.db, ctx.realmId, email);
+  if (user?.is_active !== 1) throw noSuchUser();
+  return user;
+}
+
 /** Active users of the realm named by principals; "No such user" for anything else. */
 export function resolvePrincipals(ctx: ServiceContext, principals: readonly Principal[]): UserRow[] {
   const users = new Map<number, UserRow>();
   for (const principal of principals) {
     const user =
-      typeof principal === 'number'
-        ? getUserById(ctx.db, principal)
-        : getUserByEmail(ctx.db, ctx.realmId, principal);
-    if (!user || user.realm_id !== ctx.realmId || user.is_active !== 1) throw badRequest('No such user');
+      typeof principal === 'number' ? accessUserById(ctx, principal) : principalByEmail(ctx, principal);
     users.set(user.id, user);
   }
   return [...users.values()];
@@ -152,7 +165,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
   const unauthorized: string[] = [];
   const allowed: StreamRow[] = [];
   for (const stream of existing) {
-    if (mayJoinStream(ctx.db, actor, stream)) allowed.push(stream);
+    if (canAccessStream(ctx.db, actor, stream)) allowed.push(stream);
     else if (req.authorizationErrorsFatal) throw badRequest(`Unable to access stream (${stream.name}).`);
     else unauthorized.push(stream.name);
   }
@@ -164,7 +177,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
     if (o.isWebPublic) checkWebPublicAllowed(actor, realm);
     const policy = o.inviteOnly ? 'create_private_stream_policy' : 'create_public_stream_policy';
     if (!allowedBy(actor, realmPolicy(realm, policy))) throw insufficientPermission();
-    if (o.messageRetentionDays !== undefined && actor.role !== 100) throw ownerRequired();
+    if (o.messageRetentionDays !== undefined) requireOwner(actor);
     // Public and web-public streams always have public history (state table).
     const history = o.inviteOnly ? (o.historyPublicToSubscribers ?? false) : true;
     const admins = systemGroupId(ctx.db, ctx.realmId, SYSTEM_GROUPS.administrators);
@@ -255,13 +268,6 @@ export const NOTIFICATION_BOT = { email: 'notification-bot@confab.invalid', full
 export const NEW_STREAMS_TOPIC = 'new streams';
 
 /** The bot, created the first time it is needed (and announced to everyone like any new user). */
-function firstOwnerId(ctx: ServiceContext): number | undefined {
-  const row = ctx.db
-    .prepare('SELECT id FROM users WHERE realm_id = ? AND role = 100 AND is_active = 1 ORDER BY id LIMIT 1')
-    .get(ctx.realmId) as { id: number } | undefined;
-  return row?.id;
-}
-
 function notificationBot(ctx: ServiceContext, events: EventBatch, actor: UserRow): UserRow {
   const existing = getUserByEmail(ctx.db, ctx.realmId, NOTIFICATION_BOT.email);
   if (existing) return existing;
@@ -271,11 +277,11 @@ function notificationBot(ctx: ServiceContext, events: EventBatch, actor: UserRow
     fullName: NOTIFICATION_BOT.fullName,
     passwordHash: null,
     apiKey: generateApiKey(),
-    role: 400,
+    role: ROLES.member,
     isBot: true,
-    botType: 1,
+    botType: BOT_TYPES.generic,
     // Every bot of the User object has an owner (shared/protocol): the first organization owner.
-    botOwnerId: firstOwnerId(ctx) ?? actor.id,
+    botOwnerId: firstActiveOwnerId(ctx.db, ctx.realmId) ?? actor.id,
     dateJoinedMs: Date.now(),
     settings: {},
   });
@@ -349,16 +355,8 @@ export function doUnsubscribe(
     const users = principals === undefined ? [actor] : resolvePrincipals(ctx, principals);
     const streams: StreamRow[] = [];
     for (const raw of streamNames) {
-      const name = raw.trim();
-      const stream = getStreamByName(ctx.db, ctx.realmId, name);
       // A private stream the user cannot see is reported exactly like a missing one.
-      if (
-        !stream ||
-        stream.deactivated === 1 ||
-        !canSeeStream(actor, stream, isSubscribed(ctx.db, actor.id, stream.id))
-      ) {
-        throw streamNotFound(name);
-      }
+      const stream = accessStreamByName(ctx, actor, raw.trim(), { allowRealmAdmin: true });
       if (!streams.some((s) => s.id === stream.id)) streams.push(stream);
     }
     for (const user of users) {
@@ -443,17 +441,8 @@ function checkPropertyChange(
   const { property, value } = change;
   if (!SUBSCRIPTION_PROPERTIES.includes(property))
     throw badRequest(`Unknown subscription property: ${property}`);
-  const stream = getStream(ctx.db, change.stream_id);
-  const subscribed = stream !== undefined && isSubscribed(ctx.db, user.id, stream.id);
-  if (
-    !stream ||
-    stream.realm_id !== ctx.realmId ||
-    stream.deactivated === 1 ||
-    !canSeeStream(user, stream, subscribed)
-  ) {
-    throw badRequest('Invalid stream ID');
-  }
-  if (!subscribed) throw badRequest(`Not subscribed to stream id ${stream.id}`);
+  const stream = accessStreamById(ctx, user, change.stream_id, { allowRealmAdmin: true });
+  if (!isSubscribed(ctx.db, user.id, stream.id)) throw badRequest(`Not subscribed to stream id ${stream.id}`);
   if (property === 'color') {
     if (typeof value !== 'string' || !COLOR.test(value))
       throw badRequest('color is not a valid hex color code');

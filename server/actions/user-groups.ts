@@ -1,8 +1,10 @@
 /** User groups: creation with the interface family's checks, `user_group` events to everyone. */
 import type { ServiceContext } from '../context';
 import { getUserGroup, insertUserGroup, userGroupNameExists } from '../db/realm-data';
-import { activeUserIds, getUserById, type UserRow } from '../db/users';
+import { activeUserIds, type UserRow } from '../db/users';
 import { badRequest } from '../errors';
+import { isGuest } from '../permissions';
+import { accessUserById, insufficientPermission, invalidUserId } from './access';
 import { runAction } from './transaction';
 
 export const MAX_USER_GROUP_NAME_LENGTH = 100;
@@ -12,7 +14,7 @@ const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
 
 /** The family's default user_group_edit_policy: members and above; never guests. */
 export function checkCanCreateUserGroup(user: UserRow): void {
-  if (user.role === 600) throw badRequest('Insufficient permission');
+  if (isGuest(user)) throw insufficientPermission();
 }
 
 export function checkUserGroupName(name: string): string {
@@ -46,12 +48,7 @@ export function doCreateUserGroup(
   if (name.includes('\0')) throw badRequest('User group name must not contain null bytes');
   const members = [...new Set(group.members)];
   return runAction(ctx, (events) => {
-    for (const id of members) {
-      const member = getUserById(ctx.db, id);
-      if (!member || member.realm_id !== ctx.realmId || !member.is_active) {
-        throw badRequest(`Invalid user ID: ${id}`);
-      }
-    }
+    for (const id of members) accessUserById(ctx, id, { error: invalidUserId });
     if (userGroupNameExists(ctx.db, ctx.realmId, name)) {
       throw badRequest(`User group '${name}' already exists.`);
     }

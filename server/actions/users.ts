@@ -1,23 +1,16 @@
 /** Creating users (POST /users), and the events that tell the organization about them. */
+import { ROLES } from '../../shared/protocol';
 import { generateApiKey } from '../auth';
 import type { ServiceContext } from '../context';
-import { SYSTEM_GROUP_MAX_ROLE } from '../db/realm';
-import { getStream, subscribe } from '../db/streams';
-import { getUserByEmail, getUserById, insertUser, isAdmin, listUsers, type UserRow } from '../db/users';
-import { ApiFailure, badRequest } from '../errors';
-import { subscriberViewerIds } from '../objects/streams';
-import { formatUser, profileDataOf } from '../objects/users';
-import { requireRealm } from './realm';
+import { requireRealm, SYSTEM_GROUP_MAX_ROLE, systemGroups } from '../db/realm';
+import { defaultStreamIds, getStream, subscribe } from '../db/streams';
+import { getUserByEmail, getUserById, insertUser, listUsers, type UserRow } from '../db/users';
+import { badRequest } from '../errors';
+import { formatUser, profileDataOf } from '../formats/users';
+import { subscriberViewerIds } from '../permissions';
+import { requireAdmin } from './access';
 import { newUserSettings } from './realm-defaults';
 import { type EventBatch, runAction } from './transaction';
-
-/** The interface family's error for administrator-only operations (HTTP 400, NOTES.md). */
-export function requireAdmin(user: UserRow): void {
-  if (!isAdmin(user))
-    throw new ApiFailure(400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
-}
-
-// Importers of requireRealm from here (routes/users.ts, profile-fields.ts) share the one lookup.
 
 /** POST /users: an administrator who also holds can_create_users. */
 export function checkCanCreateUsers(user: UserRow): void {
@@ -82,7 +75,7 @@ export function doCreateUser(ctx: ServiceContext, req: NewUserRequest): number {
       fullName: req.fullName,
       passwordHash: req.passwordHash,
       apiKey: generateApiKey(),
-      role: 400,
+      role: ROLES.member,
       defaultLanguage: realm.default_language,
       dateJoinedMs: Date.now(),
       settings: { ...newUserSettings(ctx) },
@@ -96,10 +89,7 @@ export function doCreateUser(ctx: ServiceContext, req: NewUserRequest): number {
     sendRealmUserAdd(ctx, events, userId);
 
     // System groups follow roles (db/realm-data listUserGroups); say which ones grew.
-    const groups = ctx.db
-      .prepare('SELECT id, name FROM user_groups WHERE realm_id = ? AND is_system_group = 1 ORDER BY id')
-      .all(realm.id) as { id: number; name: string }[];
-    for (const group of groups) {
+    for (const group of systemGroups(ctx.db, realm.id)) {
       const maxRole = SYSTEM_GROUP_MAX_ROLE[group.name];
       if (maxRole === undefined || maxRole === null || user.role > maxRole) continue;
       events.send(
@@ -108,10 +98,7 @@ export function doCreateUser(ctx: ServiceContext, req: NewUserRequest): number {
       );
     }
 
-    const defaults = ctx.db
-      .prepare('SELECT id FROM streams WHERE realm_id = ? AND is_default = 1 AND deactivated = 0 ORDER BY id')
-      .all(realm.id) as { id: number }[];
-    for (const { id } of defaults) {
+    for (const id of defaultStreamIds(ctx.db, realm.id)) {
       subscribe(ctx.db, userId, id);
       const stream = getStream(ctx.db, id);
       if (!stream) continue;

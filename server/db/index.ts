@@ -1,4 +1,11 @@
-/** Opens the service's SQLite database and brings its schema up to date. */
+/**
+ * Opens the service's SQLite database and brings its schema up to date.
+ *
+ * db/ holds every SQL statement of the service, as named functions by area (users, streams,
+ * messages, flags, narrow, realm, realm-data, user-data, email-changes, emoji): the rest of
+ * the server calls them and never writes SQL itself. db/ imports nothing of the server but
+ * markdown rendering and the wire contract's constants.
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

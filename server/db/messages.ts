@@ -204,6 +204,75 @@ export function userMessageFlags(db: Db, userId: number, messageId: number): num
   return row?.flags;
 }
 
+/** A reaction as stored: who reacted, and the emoji's name, code and type. */
+export type ReactionRow = { user_id: number } & Record<'emoji_name' | 'emoji_code' | 'reaction_type', string>;
+
+export function messageReactions(db: Db, messageId: number): ReactionRow[] {
+  return db
+    .prepare(
+      'SELECT user_id, emoji_name, emoji_code, reaction_type FROM reactions WHERE message_id = ? ORDER BY emoji_code, user_id',
+    )
+    .all(messageId) as ReactionRow[];
+}
+
+/**
+ * The user's direct-message conversations, most recent first, at most `limit`: each has its
+ * own recipient, so one grouped query finds them.
+ */
+export function recentDirectConversations(
+  db: Db,
+  userId: number,
+  limit: number,
+): { recipient_id: number; max_id: number; sender_id: number }[] {
+  return db
+    .prepare(
+      `SELECT m.recipient_id, MAX(m.id) AS max_id, MIN(m.sender_id) AS sender_id
+       FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ? AND m.stream_id IS NULL
+       GROUP BY m.recipient_id ORDER BY max_id DESC LIMIT ?`,
+    )
+    .all(userId, limit) as { recipient_id: number; max_id: number; sender_id: number }[];
+}
+
+/**
+ * Up to `limit` messages of a topic (any letter case), newest first: all of them, or with
+ * `onlyCopiesOf` only those that user has a copy of.
+ */
+export function topicMessagesNewestFirst(
+  db: Db,
+  q: { streamId: number; topic: string; limit: number; onlyCopiesOf: number | null },
+): { id: number; topic: string }[] {
+  const rows =
+    q.onlyCopiesOf === null
+      ? db
+          .prepare(
+            'SELECT id, topic FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?',
+          )
+          .all(q.streamId, q.topic, q.limit)
+      : db
+          .prepare(
+            `SELECT m.id, m.topic FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+             WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
+          )
+          .all(q.onlyCopiesOf, q.streamId, q.topic, q.limit);
+  return rows as { id: number; topic: string }[];
+}
+
+/** Users holding a copy of any of these messages. */
+export function userIdsWithCopies(db: Db, messageIds: readonly number[]): number[] {
+  const list = messageIds.map(Number).join(',');
+  return (
+    db.prepare(`SELECT DISTINCT user_id FROM user_messages WHERE message_id IN (${list})`).all() as {
+      user_id: number;
+    }[]
+  ).map((r) => r.user_id);
+}
+
+/** Deletes messages with every copy of them (user_messages rows cascade). */
+export function deleteMessages(db: Db, messageIds: readonly number[]): void {
+  db.prepare(`DELETE FROM messages WHERE id IN (${messageIds.map(Number).join(',')})`).run();
+}
+
 /**
  * The users of a direct message's conversation (sender included), sorted by id: the members
  * of its direct group, or the sender alone for a message to oneself (personal recipient).

@@ -42,6 +42,30 @@ export function listProfileFields(db: Db, realmId: number): Record<string, unkno
   }));
 }
 
+export function getProfileField(db: Db, realmId: number, fieldId: number): ProfileFieldRow | undefined {
+  return db
+    .prepare('SELECT * FROM custom_profile_fields WHERE id = ? AND realm_id = ?')
+    .get(fieldId, realmId) as ProfileFieldRow | undefined;
+}
+
+export function profileFieldNameTaken(db: Db, realmId: number, name: string): boolean {
+  return (
+    db.prepare('SELECT 1 FROM custom_profile_fields WHERE realm_id = ? AND name = ?').get(realmId, name) !==
+    undefined
+  );
+}
+
+/** How many fields the organization shows in profile summaries (a limited number). */
+export function countSummaryProfileFields(db: Db, realmId: number): number {
+  return (
+    db
+      .prepare(
+        'SELECT COUNT(*) AS n FROM custom_profile_fields WHERE realm_id = ? AND display_in_profile_summary = 1',
+      )
+      .get(realmId) as { n: number }
+  ).n;
+}
+
 export function insertProfileField(
   db: Db,
   f: { realmId: number; name: string; hint?: string; type: number; fieldData?: string; summary?: boolean },
@@ -71,6 +95,38 @@ export function setProfileValue(
     `INSERT INTO custom_profile_field_values (user_id, field_id, value, rendered_value) VALUES (?, ?, ?, ?)
      ON CONFLICT (user_id, field_id) DO UPDATE SET value = excluded.value, rendered_value = excluded.rendered_value`,
   ).run(userId, fieldId, value, rendered);
+}
+
+/** A user's stored value of one field, or undefined when not set. */
+export function getProfileValue(db: Db, userId: number, fieldId: number): string | undefined {
+  const row = db
+    .prepare('SELECT value FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?')
+    .get(userId, fieldId) as { value: string } | undefined;
+  return row?.value;
+}
+
+export function deleteProfileValue(db: Db, userId: number, fieldId: number): void {
+  db.prepare('DELETE FROM custom_profile_field_values WHERE user_id = ? AND field_id = ?').run(
+    userId,
+    fieldId,
+  );
+}
+
+export interface ProfileValueRow {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+/** Every stored value of the organization's fields, in the fields' order. */
+export function profileFieldValues(db: Db, realmId: number): ProfileValueRow[] {
+  return db
+    .prepare(
+      `SELECT v.user_id, v.field_id, v.value, v.rendered_value FROM custom_profile_field_values v
+       JOIN custom_profile_fields f ON f.id = v.field_id WHERE f.realm_id = ? ORDER BY f."order", f.id`,
+    )
+    .all(realmId) as ProfileValueRow[];
 }
 
 export function insertUserGroup(

@@ -1,5 +1,5 @@
 /** The organization (realm). One service process serves one realm. */
-import { DEFAULT_SHARED_SETTINGS, type SharedSettings } from '../../shared/protocol';
+import { DEFAULT_SHARED_SETTINGS, ROLES, type Role, type SharedSettings } from '../../shared/protocol';
 import type { Db } from './index';
 
 export interface RealmRow {
@@ -18,7 +18,8 @@ export interface RealmRow {
   demo_seeded: number;
 }
 
-export const EMAIL_VISIBILITY_EVERYONE = 1;
+/** email_address_visibility values of the interface family. */
+export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
 
 /** System groups backing permission settings, as the interface family names them. */
 export const SYSTEM_GROUPS = {
@@ -33,19 +34,36 @@ export const SYSTEM_GROUPS = {
 } as const;
 
 /** The highest role number (lowest privilege) that belongs to each role group. */
-export const SYSTEM_GROUP_MAX_ROLE: Record<string, number | null> = {
-  [SYSTEM_GROUPS.owners]: 100,
-  [SYSTEM_GROUPS.administrators]: 200,
-  [SYSTEM_GROUPS.moderators]: 300,
-  [SYSTEM_GROUPS.fullMembers]: 400,
-  [SYSTEM_GROUPS.members]: 400,
-  [SYSTEM_GROUPS.everyone]: 600,
-  [SYSTEM_GROUPS.internet]: 600,
+export const SYSTEM_GROUP_MAX_ROLE: Record<string, Role | null> = {
+  [SYSTEM_GROUPS.owners]: ROLES.owner,
+  [SYSTEM_GROUPS.administrators]: ROLES.administrator,
+  [SYSTEM_GROUPS.moderators]: ROLES.moderator,
+  [SYSTEM_GROUPS.fullMembers]: ROLES.member,
+  [SYSTEM_GROUPS.members]: ROLES.member,
+  [SYSTEM_GROUPS.everyone]: ROLES.guest,
+  [SYSTEM_GROUPS.internet]: ROLES.guest,
   [SYSTEM_GROUPS.nobody]: null,
 };
 
 export function getRealm(db: Db): RealmRow | undefined {
   return db.prepare('SELECT * FROM realm ORDER BY id LIMIT 1').get() as RealmRow | undefined;
+}
+
+/** The service's one organization; its absence is a broken database, not a client error. */
+export function requireRealm(db: Db): RealmRow {
+  const realm = getRealm(db);
+  if (!realm) throw new Error('No realm');
+  return realm;
+}
+
+/** Organization settings kept as JSON in realm.settings (absent keys: not set). */
+export function realmSettings(realm: RealmRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(realm.settings || '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Creates the realm and its system groups; the caller runs it in a transaction. */
@@ -63,6 +81,13 @@ export function createRealm(db: Db, fields: { name: string; description?: string
   return db.prepare('SELECT * FROM realm WHERE id = ?').get(realmId) as RealmRow;
 }
 
+/** The organization's system groups, in creation order. */
+export function systemGroups(db: Db, realmId: number): { id: number; name: string }[] {
+  return db
+    .prepare('SELECT id, name FROM user_groups WHERE realm_id = ? AND is_system_group = 1 ORDER BY id')
+    .all(realmId) as { id: number; name: string }[];
+}
+
 export function systemGroupId(db: Db, realmId: number, name: string): number {
   const row = db
     .prepare('SELECT id FROM user_groups WHERE realm_id = ? AND name = ? AND is_system_group = 1')
@@ -76,4 +101,16 @@ export function realmUserSettingsDefaults(realm: RealmRow): SharedSettings {
     ...DEFAULT_SHARED_SETTINGS,
     ...(JSON.parse(realm.user_settings_defaults) as Partial<SharedSettings>),
   };
+}
+
+export function setRealmUserSettingsDefaults(db: Db, realmId: number, defaults: SharedSettings): void {
+  db.prepare('UPDATE realm SET user_settings_defaults = ? WHERE id = ?').run(
+    JSON.stringify(defaults),
+    realmId,
+  );
+}
+
+/** Marks the realm as the seeded demo organization (server/demo.ts), under the demo's name. */
+export function markDemoSeeded(db: Db, realmId: number, name: string): void {
+  db.prepare('UPDATE realm SET demo_seeded = 1, name = ? WHERE id = ?').run(name, realmId);
 }

@@ -118,6 +118,15 @@ export function listStreams(db: Db, realmId: number): StreamRow[] {
     .all(realmId) as StreamRow[];
 }
 
+/** The streams new users are subscribed to. */
+export function defaultStreamIds(db: Db, realmId: number): number[] {
+  return (
+    db
+      .prepare('SELECT id FROM streams WHERE realm_id = ? AND is_default = 1 AND deactivated = 0 ORDER BY id')
+      .all(realmId) as { id: number }[]
+  ).map((r) => r.id);
+}
+
 export function streamRecipientId(db: Db, streamId: number): number {
   const row = db.prepare('SELECT id FROM recipients WHERE type = 2 AND type_id = ?').get(streamId) as
     | { id: number }

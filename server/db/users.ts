@@ -2,6 +2,8 @@
 import {
   DEFAULT_PERSONAL_SETTINGS,
   DEFAULT_SHARED_SETTINGS,
+  ROLES,
+  type Role,
   type SettingName,
   type SettingValue,
   type UserSettingsValues,
@@ -16,7 +18,7 @@ export interface UserRow {
   full_name: string;
   password_hash: string | null;
   api_key: string;
-  role: 100 | 200 | 300 | 400 | 600;
+  role: Role;
   is_billing_admin: number;
   can_create_users: number;
   is_bot: number;
@@ -33,10 +35,6 @@ export interface UserRow {
 
 export const BOT_TYPES = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
 
-export function isAdmin(user: Pick<UserRow, 'role'>): boolean {
-  return user.role <= 200;
-}
-
 export function getUserById(db: Db, id: number): UserRow | undefined {
   return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
@@ -50,6 +48,24 @@ export function getUserByEmail(db: Db, realmId: number, email: string): UserRow 
     .get(realmId, email, email) as UserRow | undefined;
 }
 
+/** By display email only: where the real address must not identify anyone. */
+export function getUserByDisplayEmail(db: Db, realmId: number, email: string): UserRow | undefined {
+  return db.prepare('SELECT * FROM users WHERE realm_id = ? AND email = ?').get(realmId, email) as
+    | UserRow
+    | undefined;
+}
+
+/** The user an API key belongs to (incoming webhooks pass the key alone). */
+export function getUserByApiKey(db: Db, realmId: number, apiKey: string): UserRow | undefined {
+  return db.prepare('SELECT * FROM users WHERE realm_id = ? AND api_key = ?').get(realmId, apiKey) as
+    | UserRow
+    | undefined;
+}
+
+export function countUsers(db: Db): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+}
+
 export function listUsers(db: Db, realmId: number): UserRow[] {
   return db.prepare('SELECT * FROM users WHERE realm_id = ? ORDER BY id').all(realmId) as UserRow[];
 }
@@ -60,6 +76,22 @@ export function activeUserIds(db: Db, realmId: number): number[] {
       id: number;
     }[]
   ).map((r) => r.id);
+}
+
+/** Active users' names, for resolving mentions. */
+export function activeUserNames(db: Db, realmId: number): { id: number; full_name: string }[] {
+  return db.prepare('SELECT id, full_name FROM users WHERE realm_id = ? AND is_active = 1').all(realmId) as {
+    id: number;
+    full_name: string;
+  }[];
+}
+
+/** The longest-standing active owner (the owner of bots the service creates itself). */
+export function firstActiveOwnerId(db: Db, realmId: number): number | undefined {
+  const row = db
+    .prepare('SELECT id FROM users WHERE realm_id = ? AND role = ? AND is_active = 1 ORDER BY id LIMIT 1')
+    .get(realmId, ROLES.owner) as { id: number } | undefined;
+  return row?.id;
 }
 
 export interface NewUser {
@@ -150,4 +182,30 @@ export function maxMessageIdForUser(db: Db, userId: number): number {
     m: number | null;
   };
   return row.m ?? -1;
+}
+
+export function setFullName(db: Db, userId: number, fullName: string): void {
+  db.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(fullName, userId);
+}
+
+export function setPasswordHash(db: Db, userId: number, passwordHash: string): void {
+  db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+}
+
+/** By display email: the demo gives its known accounts a new password (server/demo.ts). */
+export function setPasswordHashByEmail(db: Db, realmId: number, email: string, passwordHash: string): void {
+  db.prepare('UPDATE users SET password_hash = ? WHERE realm_id = ? AND email = ?').run(
+    passwordHash,
+    realmId,
+    email,
+  );
+}
+
+/** A confirmed address change; with public addresses the display email follows the real one. */
+export function setUserEmail(db: Db, userId: number, email: string, alsoDisplayEmail: boolean): void {
+  if (alsoDisplayEmail) {
+    db.prepare('UPDATE users SET delivery_email = ?, email = ? WHERE id = ?').run(email, email, userId);
+  } else {
+    db.prepare('UPDATE users SET delivery_email = ? WHERE id = ?').run(email, userId);
+  }
 }

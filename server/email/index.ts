@@ -1,12 +1,15 @@
 /**
  * Outgoing email. Every message is written as plain RFC 5322 text to
  * `<dataDir>/outbox/<timestamp>-<id>.eml`, where an operator (or a test) can read it, and
- * with `--smtp-url` also handed to that relay (smtp.ts); both only once the action that
- * sends it has committed (sendEmailAfterCommit).
+ * with `--smtp-url` also handed to that relay (smtp.ts, nodemailer); both only once the
+ * action that sends it has committed (sendEmailAfterCommit). The text is plain 8bit with
+ * one header per line, so the outbox stays readable as it is; non-ASCII header values are
+ * RFC 2047 encoded words, split by nodemailer to the standard's length.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { encodeWord } from 'nodemailer/lib/mime-funcs';
 import type { EventBatch } from '../actions/transaction';
 import type { ServiceConfig } from '../context';
 import { sendSmtp } from './smtp';
@@ -20,11 +23,14 @@ export interface Email {
   text: string;
 }
 
+/** Base64 text per encoded word, so that with its `=?UTF-8?B?...?=` it stays within 75 characters. */
+const ENCODED_WORD_TEXT_LENGTH = 52;
+
 /** One header line; a value with CR or LF would inject headers, so it is refused. */
 function header(name: string, value: string): string {
   if (/[\r\n]/.test(value)) throw new Error(`Email header ${name} contains a line break`);
-  // Non-ASCII header text needs RFC 2047 encoded words.
-  const safe = /^[\x20-\x7e]*$/.test(value) ? value : `=?UTF-8?B?${Buffer.from(value).toString('base64')}?=`;
+  // Non-ASCII header text needs RFC 2047 encoded words, each at most 75 characters long.
+  const safe = /^[\x20-\x7e]*$/.test(value) ? value : encodeWord(value, 'B', ENCODED_WORD_TEXT_LENGTH);
   return `${name}: ${safe}`;
 }
 

@@ -1,94 +1,96 @@
 /**
- * A minimal SMTP client (RFC 5321) for handing outbox messages to a relay: `smtp://host:port`
- * (plain, for a relay on the same machine or network) or `smtps://` (implicit TLS), with
- * AUTH PLAIN when the URL carries a user name. No STARTTLS, no pipelining, no retries: the
- * outbox file stays as the record of every message whether the relay took it or not.
+ * Hands outbox messages to an SMTP relay with nodemailer's SMTP client (SMTPConnection, the
+ * connection its SMTP transport is built on), a well-kept implementation rather than one of
+ * our own. `smtp://host:port` upgrades with STARTTLS whenever the relay offers it, and insists
+ * on it when the URL carries credentials, so AUTH is never sent in clear; `smtps://` is TLS
+ * from the first byte. The message goes as written to the outbox, so the relay gets the very
+ * text an operator reads there; nodemailer's data stream escapes lines that start with a dot
+ * and sends every line end as CRLF. The connection is used directly rather than through
+ * createTransport because the transport hangs up without QUIT, and a relay should hear one.
+ * No retries: the outbox file stays the record of every message, relayed or not.
  */
-import { connect as netConnect, type Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { connect as tlsConnect } from 'node:tls';
+import SMTPConnection, {
+  type SMTPConnectionAuth,
+  type SMTPConnectionOptions,
+  type SMTPEnvelope,
+} from 'nodemailer/lib/smtp-connection';
 
-interface Reply {
-  code: number;
-  text: string;
+/** Connecting, the greeting, and every wait for the relay. */
+const TIMEOUT_MS = 30_000;
+
+export interface SmtpRelay {
+  options: SMTPConnectionOptions;
+  /** The URL's user and password; undefined without a user name. */
+  auth: SMTPConnectionAuth | undefined;
 }
 
-/** Collects complete replies (the last line of a multi-line reply has a space after the code). */
-function replyReader(socket: Socket) {
-  let buffer = '';
-  const replies: Reply[] = [];
-  const waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
-  let failure: Error | null = null;
-  let lines: string[] = [];
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end = buffer.indexOf('\r\n');
-    while (end >= 0) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      lines.push(line.slice(4));
-      if (line.charAt(3) !== '-') {
-        const reply = { code: Number(line.slice(0, 3)), text: lines.join('\n') };
-        lines = [];
-        const waiter = waiting.shift();
-        if (waiter) waiter.resolve(reply);
-        else replies.push(reply);
-      }
-      end = buffer.indexOf('\r\n');
-    }
-  });
-  const fail = (error: Error) => {
-    failure ??= error;
-    for (const waiter of waiting.splice(0)) waiter.reject(failure);
-  };
-  socket.on('error', fail);
-  socket.on('close', () => fail(new Error('SMTP connection closed')));
-  return (): Promise<Reply> => {
-    const ready = replies.shift();
-    if (ready) return Promise.resolve(ready);
-    if (failure) return Promise.reject(failure);
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  };
-}
-
-/** Lines starting with a dot get another (RFC 5321 4.5.2); the message ends with CRLF.CRLF. */
-function dataBlock(message: string): string {
-  const text = message.endsWith('\r\n') ? message : `${message}\r\n`;
-  return `${text.replace(/^\./gm, '..')}.\r\n`;
-}
-
-export async function sendSmtp(url: string, from: string, to: string, message: string, timeoutMs = 30_000) {
+/** nodemailer's connection options for an `smtp://` or `smtps://` URL with optional `user:password@`. */
+export function smtpRelay(url: string): SmtpRelay {
   const target = new URL(url);
   const secure = target.protocol === 'smtps:';
-  if (!secure && target.protocol !== 'smtp:')
+  if (!secure && target.protocol !== 'smtp:') {
     throw new Error(`Unsupported SMTP URL scheme ${target.protocol}`);
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(target.port || (secure ? 465 : 25));
-  const socket = secure ? tlsConnect({ host, port, servername: host }) : netConnect({ host, port });
-  socket.setTimeout(timeoutMs, () => socket.destroy(new Error('SMTP timeout')));
-  const next = replyReader(socket);
-  const step = async (command: string | null, ok: number[]) => {
-    if (command !== null) socket.write(`${command}\r\n`);
-    const reply = await next();
-    if (!ok.includes(reply.code)) {
-      throw new Error(`SMTP ${command?.split(' ')[0] ?? 'greeting'} refused: ${reply.code} ${reply.text}`);
-    }
+  }
+  const user = decodeURIComponent(target.username);
+  return {
+    options: {
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(target.port || (secure ? 465 : 25)),
+      secure,
+      requireTLS: !secure && user !== '',
+      name: hostname() || 'localhost',
+      connectionTimeout: TIMEOUT_MS,
+      greetingTimeout: TIMEOUT_MS,
+      socketTimeout: TIMEOUT_MS,
+    },
+    auth: user === '' ? undefined : { user, pass: decodeURIComponent(target.password) },
   };
+}
+
+/** Whether the message holds bytes beyond 7-bit ASCII (its body is 8bit text). */
+const hasEightBitText = (message: string) => /\P{ASCII}/u.test(message);
+
+/** One step of the conversation as a promise; the connection's own errors reject it too. */
+function step(
+  connection: SMTPConnection,
+  run: (done: (error?: Error | null) => void) => void,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => reject(error);
+    connection.once('error', fail);
+    run((error) => {
+      connection.removeListener('error', fail);
+      if (error) reject(error);
+      else resolve();
+    });
+  });
+}
+
+/**
+ * Sends one RFC 5322 message (CRLF line ends) from `from` to `to`. Resolves once the relay
+ * took it and the session has ended; rejects when the relay refuses it or cannot be reached.
+ */
+export async function sendSmtp(url: string, from: string, to: string, message: string): Promise<void> {
+  const relay = smtpRelay(url);
+  const connection = new SMTPConnection(relay.options);
+  // An error after the last step (the relay hanging up rudely) must not crash the service.
+  connection.on('error', () => {});
   try {
-    await step(null, [220]);
-    await step(`EHLO ${hostname() || 'localhost'}`, [250]);
-    if (target.username) {
-      const user = decodeURIComponent(target.username);
-      const password = decodeURIComponent(target.password);
-      await step(`AUTH PLAIN ${Buffer.from(`\0${user}\0${password}`).toString('base64')}`, [235]);
-    }
-    await step(`MAIL FROM:<${from}>`, [250]);
-    await step(`RCPT TO:<${to}>`, [250, 251]);
-    await step('DATA', [354]);
-    await step(dataBlock(message).slice(0, -2), [250]);
-    socket.write('QUIT\r\n');
-  } finally {
-    socket.end();
+    await step(connection, (done) => connection.connect(done));
+    // As nodemailer's transport does: credentials are offered where the relay takes AUTH.
+    const { auth } = relay;
+    if (auth && connection.allowsAuth) await step(connection, (done) => connection.login(auth, done));
+    // BODY=8BITMIME only where it is needed, and only if the relay announced it.
+    const envelope: SMTPEnvelope = { from, to, use8BitMime: hasEightBitText(message) };
+    await step(connection, (done) => connection.send(envelope, message, done));
+    // Done once the relay has answered QUIT and the connection is closed.
+    await new Promise<void>((resolve) => {
+      connection.once('end', resolve);
+      connection.quit();
+    });
+  } catch (error) {
+    connection.close();
+    throw error;
   }
 }

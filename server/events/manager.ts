@@ -28,6 +28,8 @@ export class QueueManager {
   private readonly now: () => number;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Who awaits whenWaiting, by queue id, until a poll of that queue waits. */
+  private readonly waitingCallbacks = new Map<string, (() => void)[]>();
 
   constructor(private readonly options: QueueManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -144,9 +146,27 @@ export class QueueManager {
         },
       };
       queue.waiter = waiter;
+      this.notifyWaiting(queue.id);
       // A client that hangs up is no longer connected; its idle time starts now.
       connection.onClose(() => waiter.finish([]));
     });
+  }
+
+  /**
+   * Resolves once a client's GET /events waits on the queue (at once if one waits now): from
+   * then on, an event sent to the queue reaches that client without another request.
+   */
+  whenWaiting(queueId: string): Promise<void> {
+    if (this.queues.get(queueId)?.waiter) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waitingCallbacks.set(queueId, [...(this.waitingCallbacks.get(queueId) ?? []), resolve]);
+    });
+  }
+
+  private notifyWaiting(queueId: string): void {
+    const callbacks = this.waitingCallbacks.get(queueId) ?? [];
+    this.waitingCallbacks.delete(queueId);
+    for (const resolve of callbacks) resolve();
   }
 
   /** Drops queues whose idle lifetime has passed since a client was last connected. */

@@ -7,6 +7,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, write
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
+import { activeUserIds } from '../db/users';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../version';
 import type { OutgoingEvent, QueueDump } from './queue';
 
@@ -83,13 +84,7 @@ export function restartEvent(serverGeneration: number): OutgoingEvent {
  * active in this organization, each with a restart event.
  */
 export function restoreQueues(ctx: ServiceContext, serverGeneration: number): number {
-  const active = new Set(
-    (
-      ctx.db.prepare('SELECT id FROM users WHERE realm_id = ? AND is_active = 1').all(ctx.realmId) as {
-        id: number;
-      }[]
-    ).map((r) => r.id),
-  );
+  const active = new Set(activeUserIds(ctx.db, ctx.realmId));
   const dumps = loadQueues(ctx.config.dataDir).filter(
     (d) => d.settings.realmId === ctx.realmId && active.has(d.settings.userId),
   );

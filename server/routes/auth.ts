@@ -1,18 +1,14 @@
 /** POST /fetch_api_key: login credentials for an API key. */
 import { authenticatePassword } from '../auth';
 import { ApiFailure } from '../errors';
-import type { Endpoint } from '../http';
-import { str } from '../params';
+import { route } from '../http';
 import { checkLoginAllowed, recordLoginFailure } from '../ratelimit';
 
-export const authEndpoints: Endpoint[] = [
-  {
-    method: 'POST',
-    path: '/fetch_api_key',
-    auth: 'none',
+export const authEndpoints = [
+  route({
+    endpoint: 'POST /fetch_api_key',
     async handle({ ctx, params }) {
-      const username = params.required('username', str);
-      const password = params.required('password', str);
+      const { username, password } = params;
       // Password guessing: 5 failures per username in 30 minutes, then even the right
       // password is refused until the oldest failure has aged out (the family's rule).
       checkLoginAllowed(ctx.rateLimits, username);
@@ -26,5 +22,5 @@ export const authEndpoints: Endpoint[] = [
         throw error;
       }
     },
-  },
+  }),
 ];

@@ -1,18 +1,14 @@
 /** GET /events (long-poll) and DELETE /events. */
 import { missingArgument } from '../errors';
-import type { Endpoint } from '../http';
-import { bool, int, str } from '../params';
+import { route } from '../http';
 import { parseQueueParams } from './register';
 
-export const eventEndpoints: Endpoint[] = [
-  {
-    method: 'GET',
-    path: '/events',
-    auth: 'user',
+export const eventEndpoints = [
+  route({
+    endpoint: 'GET /events',
     async handle({ ctx, user, params, reply }) {
-      const queueId = params.optional('queue_id', str);
-      const lastEventId = params.optional('last_event_id', int);
-      const dontBlock = params.optional('dont_block', bool, false);
+      const { queue_id: queueId, last_event_id: lastEventId } = params;
+      const dontBlock = params.dont_block ?? false;
       if (queueId === undefined) {
         // Register parameters instead of a queue_id register a queue (spec); the family does
         // so only when asked not to block, and answers with the new queue's (empty) events.
@@ -28,15 +24,13 @@ export const eventEndpoints: Endpoint[] = [
       );
       return { events, queue_id: queue.id };
     },
-  },
-  {
-    method: 'DELETE',
-    path: '/events',
-    auth: 'user',
+  }),
+  route({
+    endpoint: 'DELETE /events',
     handle({ ctx, user, params }) {
-      const queue = ctx.queues.get(params.required('queue_id', str), user.id);
+      const queue = ctx.queues.get(params.queue_id, user.id);
       ctx.queues.delete(queue);
       return {};
     },
-  },
+  }),
 ];

@@ -1,5 +1,9 @@
-/** Every endpoint of the service, by area. */
-import type { Endpoint } from '../http';
+/**
+ * Every route of the service, by area, with the catalogue it serves: the REST API's
+ * (shared/protocol ENDPOINTS) and the pages outside /api/v1 (PAGES).
+ */
+import { API_PREFIX, ENDPOINTS, PAGES } from '../../shared/protocol';
+import type { RouteTable } from '../http';
 import { authEndpoints } from './auth';
 import { draftEndpoints } from './drafts';
 import { eventEndpoints } from './events';
@@ -9,18 +13,15 @@ import { profileFieldEndpoints } from './profile-fields';
 import { readEndpoints } from './read';
 import { realmDefaultsEndpoints } from './realm-defaults';
 import { registerEndpoints } from './register';
-import { settingsEndpoints } from './settings';
+import { accountPageEndpoints, settingsEndpoints } from './settings';
 import { statusEndpoints } from './status';
 import { streamEndpoints } from './streams';
 import { subscriptionEndpoints } from './subscriptions';
 import { userGroupEndpoints } from './user-groups';
-import { userEndpoints } from './users';
+import { avatarEndpoints, userEndpoints } from './users';
 import { webhookEndpoints } from './webhooks';
 
-export { accountPageEndpoints } from './settings';
-export { avatarEndpoints } from './users';
-
-export const apiEndpoints: readonly Endpoint[] = [
+export const apiEndpoints = [
   ...authEndpoints,
   ...userEndpoints,
   ...statusEndpoints,
@@ -38,3 +39,8 @@ export const apiEndpoints: readonly Endpoint[] = [
   ...messageEndpoints,
   ...readEndpoints,
 ];
+
+export const pageEndpoints = [...avatarEndpoints, ...accountPageEndpoints];
+
+export const apiRoutes: RouteTable = { catalogue: ENDPOINTS, prefix: API_PREFIX, routes: apiEndpoints };
+export const pageRoutes: RouteTable = { catalogue: PAGES, prefix: '', routes: pageEndpoints };

@@ -3,20 +3,19 @@
  * credentials, organizations with public access (enable_spectator_access) get a spectator
  * snapshot and no queue (queue_id null); others answer 401.
  */
-import { z } from 'zod';
-import { CLIENT_CAPABILITIES, type ClientCapabilities } from '../../shared/protocol';
-import { requireRealm } from '../actions/realm';
+import { CLIENT_CAPABILITIES, type ClientCapabilities, type ParamsOf } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
+import { requireRealm } from '../db/realm';
 import type { UserRow } from '../db/users';
 import { badRequest, unauthorized } from '../errors';
 import { fetchInitialState } from '../events/initial-state';
 import { NARROW_OPERATORS, type QueueSettings } from '../events/queue';
-import type { Endpoint, PublicRequest } from '../http';
-import { bool, jsonOf, type RequestParams, stringList } from '../params';
+import { type PublicRequest, route } from '../http';
+import { isGuest } from '../permissions';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../version';
 
-const capabilitiesSchema = z.record(z.string(), z.boolean());
-const narrowSchema = z.array(z.tuple([z.string(), z.string()]));
+/** The decoded parameters that shape a queue: POST /register's, also GET /events' without queue_id. */
+type QueueParams = ParamsOf<'POST /register'>;
 
 /** Only the capabilities we know, as own properties (unknown ones are for newer servers). */
 function knownCapabilities(given: Record<string, boolean>): ClientCapabilities {
@@ -26,8 +25,7 @@ function knownCapabilities(given: Record<string, boolean>): ClientCapabilities {
 }
 
 /** The narrow of a queue: pairs of operator and operand, with operators the filter knows. */
-function parseNarrow(params: RequestParams): [string, string][] {
-  const narrow = params.optional('narrow', jsonOf(narrowSchema), []);
+function checkNarrowOperators(narrow: [string, string][]): [string, string][] {
   for (const [operator] of narrow) {
     if (!(NARROW_OPERATORS as readonly string[]).includes(operator)) {
       throw badRequest(`Operator ${operator} not supported.`);
@@ -37,37 +35,37 @@ function parseNarrow(params: RequestParams): [string, string][] {
 }
 
 /** Parameters shared by POST /register and by GET /events without queue_id. */
-function commonParams(params: RequestParams, authenticated: boolean) {
-  const eventTypes = params.optional('event_types', stringList);
-  const fetchEventTypes = params.optional('fetch_event_types', stringList) ?? eventTypes;
+function commonParams(params: QueueParams, authenticated: boolean) {
+  const eventTypes = params.event_types;
+  const fetchEventTypes = params.fetch_event_types ?? eventTypes;
   return {
-    applyMarkdown: params.optional('apply_markdown', bool, false),
+    applyMarkdown: params.apply_markdown ?? false,
     // The family's default: true for users, false for spectators (feature level 92).
-    clientExtavatar: params.optional('client_extavatar', bool, authenticated),
-    allPublicStreams: params.optional('all_public_streams', bool, false),
-    capabilities: knownCapabilities(params.optional('client_capabilities', jsonOf(capabilitiesSchema), {})),
-    narrow: parseNarrow(params),
+    clientExtavatar: params.client_extavatar ?? authenticated,
+    allPublicStreams: params.all_public_streams ?? false,
+    capabilities: knownCapabilities(params.client_capabilities ?? {}),
+    narrow: checkNarrowOperators(params.narrow ?? []),
     eventTypes: eventTypes ? new Set(eventTypes) : null,
     fetchEventTypes: fetchEventTypes ? new Set(fetchEventTypes) : null,
-    includeSubscribers: params.optional('include_subscribers', bool, false),
-    slimPresence: params.optional('slim_presence', bool, false),
+    includeSubscribers: params.include_subscribers ?? false,
+    slimPresence: params.slim_presence ?? false,
   };
 }
 
 function checkAllPublicStreams(user: UserRow, allPublicStreams: boolean): void {
   // Guests cannot see public streams they are not subscribed to.
-  if (allPublicStreams && user.role === 600) throw badRequest('User not authorized for this query');
+  if (allPublicStreams && isGuest(user)) throw badRequest('User not authorized for this query');
 }
 
 /**
  * The register parameters that shape a queue. GET /events also takes the capabilities as
  * top-level booleans (the family's internal form), which win over client_capabilities.
  */
-export function parseQueueParams(ctx: ServiceContext, user: UserRow, params: RequestParams) {
+export function parseQueueParams(ctx: ServiceContext, user: UserRow, params: QueueParams) {
   const common = commonParams(params, true);
   checkAllPublicStreams(user, common.allPublicStreams);
   for (const name of CLIENT_CAPABILITIES) {
-    const flat = params.optional(name, bool);
+    const flat = params[name];
     if (flat !== undefined) common.capabilities[name] = flat;
   }
   const queue: QueueSettings = {
@@ -95,11 +93,9 @@ function versionFields() {
   };
 }
 
-export const registerEndpoints: Endpoint[] = [
-  {
-    method: 'POST',
-    path: '/register',
-    auth: 'optional',
+export const registerEndpoints = [
+  route({
+    endpoint: 'POST /register',
     handle(req) {
       const { ctx, user } = req;
       const realm = requireRealm(ctx.db);
@@ -142,5 +138,5 @@ export const registerEndpoints: Endpoint[] = [
         throw error;
       }
     },
-  },
+  }),
 ];

@@ -2,7 +2,7 @@
  * PATCH /settings (and its deprecated aliases): the user's own settings, name, email and
  * password; the page an email-change confirmation link opens.
  */
-import { ALL_SETTINGS, isSettingName, type SettingName, type SettingValue } from '../../shared/protocol';
+import { isSettingName, type SettingName, type SettingValue } from '../../shared/protocol';
 import {
   checkFullName,
   checkNewEmail,
@@ -13,9 +13,9 @@ import {
 } from '../actions/settings';
 import { hashPassword, verifyPassword } from '../auth';
 import { badRequest, missingArgument } from '../errors';
-import type { Endpoint, UserRequest } from '../http';
+import { type RouteRequest, route } from '../http';
 import { escapeHtml } from '../markdown';
-import { parseJsonText, type RequestParams } from '../params';
+import type { RequestParams } from '../params';
 import {
   checkEmailChangeAllowed,
   loginRetryAfter,
@@ -27,30 +27,27 @@ import {
 const PROFILE_PARAMS = new Set(['full_name', 'email', 'old_password', 'new_password']);
 const MIN_PASSWORD_LENGTH = 8;
 
-/** Strings travel bare; every other kind is JSON text (spec Conventions). */
-function decodeSetting(name: SettingName, raw: string): unknown {
-  const kind = ALL_SETTINGS[name].type.kind;
-  return kind === 'string' || kind === 'str-enum' ? raw : parseJsonText(name, raw);
-}
-
 /**
- * Decodes and checks every setting parameter that `accepts`; the other names (besides
- * `skip`) are reported as ignored. The first bad value rejects the whole request.
+ * The settings a request changes, in request order: the router decoded each and checked it
+ * against the settings table; checkSetting adds what the table cannot know (time zones,
+ * languages, sounds). Names that `accepts` refuses (besides `skip`) are reported as ignored.
+ * The first bad value rejects the whole request.
  */
-export function parseSettingParams(
-  params: RequestParams,
+export function settingChanges(
+  raw: RequestParams,
+  params: Readonly<Record<string, unknown>>,
   accepts: (name: string) => name is SettingName,
   skip: ReadonlySet<string> = new Set(),
 ): { settings: SettingsChanges; ignored: string[] } {
   const settings: SettingsChanges = {};
   const ignored: string[] = [];
-  for (const name of params.names()) {
+  for (const name of raw.names()) {
     if (skip.has(name)) continue;
     if (!accepts(name)) {
       ignored.push(name);
       continue;
     }
-    const value = decodeSetting(name, params.raw(name) ?? '');
+    const value = params[name];
     const error = checkSetting(name, value);
     if (error !== null) throw badRequest(error);
     settings[name] = value as SettingValue;
@@ -58,18 +55,18 @@ export function parseSettingParams(
   return { settings, ignored };
 }
 
-async function updateSettings({ ctx, user, params }: UserRequest) {
+async function updateSettings({ ctx, user, raw, params }: RouteRequest<'PATCH /settings'>) {
   // Validate everything first: one bad value rejects the request and changes nothing.
-  const { settings, ignored } = parseSettingParams(params, isSettingName, PROFILE_PARAMS);
-  const fullName = params.has('full_name') ? checkFullName(params.raw('full_name') ?? '') : undefined;
-  const email = params.raw('email');
+  const { settings, ignored } = settingChanges(raw, params, isSettingName, PROFILE_PARAMS);
+  const fullName = params.full_name === undefined ? undefined : checkFullName(params.full_name);
+  const { email } = params;
   const newEmail = email === undefined ? undefined : checkNewEmail(ctx, user, email);
   if (newEmail !== undefined) checkEmailChangeAllowed(ctx.rateLimits, user.id);
 
   let passwordHash: string | undefined;
-  const newPassword = params.raw('new_password');
+  const newPassword = params.new_password;
   if (newPassword !== undefined && newPassword !== '') {
-    const oldPassword = params.raw('old_password');
+    const oldPassword = params.old_password;
     if (oldPassword === undefined) throw missingArgument('old_password');
     // The old password is a login credential: wrong guesses count against the same
     // per-username limit as POST /fetch_api_key (the family's rule and text).
@@ -88,11 +85,11 @@ async function updateSettings({ ctx, user, params }: UserRequest) {
   return { ignored_parameters_unsupported: ignored };
 }
 
-export const settingsEndpoints: Endpoint[] = [
-  { method: 'PATCH', path: '/settings', auth: 'user', handle: updateSettings },
+export const settingsEndpoints = [
+  route({ endpoint: 'PATCH /settings', handle: updateSettings }),
   // Deprecated aliases since feature level 80, still accepted (spec Versioning).
-  { method: 'PATCH', path: '/settings/display', auth: 'user', handle: updateSettings },
-  { method: 'PATCH', path: '/settings/notifications', auth: 'user', handle: updateSettings },
+  route({ endpoint: 'PATCH /settings/display', handle: updateSettings }),
+  route({ endpoint: 'PATCH /settings/notifications', handle: updateSettings }),
 ];
 
 function page(title: string, text: string): string {
@@ -104,18 +101,16 @@ function page(title: string, text: string): string {
 }
 
 /** Pages outside /api/v1 that people open in a browser from an email. */
-export const accountPageEndpoints: Endpoint[] = [
-  {
-    method: 'GET',
-    path: '/accounts/confirm_new_email/:key',
-    auth: 'none',
-    handle({ ctx, path, reply, http }) {
+export const accountPageEndpoints = [
+  route({
+    endpoint: 'GET /accounts/confirm_new_email/{key}',
+    handle({ ctx, params, reply, http }) {
       // Link checkers send HEAD: only a real visit may use the link up.
       if (http.method === 'HEAD') {
         reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send('');
         return undefined;
       }
-      const outcome = doConfirmEmailChange(ctx, path.key ?? '', Math.floor(Date.now() / 1000));
+      const outcome = doConfirmEmailChange(ctx, params.key, Math.floor(Date.now() / 1000));
       reply
         .status(outcome.ok ? 200 : outcome.status)
         .type('text/html; charset=utf-8')
@@ -129,5 +124,5 @@ export const accountPageEndpoints: Endpoint[] = [
         );
       return undefined;
     },
-  },
+  }),
 ];

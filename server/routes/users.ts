@@ -1,32 +1,25 @@
 /** GET /users, GET /users/{email} (or a user id), GET /users/me, POST /users; avatar images. */
-
-import { requireRealm } from '../actions/realm';
+import type { ParamsOf } from '../../shared/protocol';
+import { accessUserById, noSuchUser } from '../actions/access';
 import { checkFullName } from '../actions/settings';
-import { checkCanCreateUsers, doCreateUser, isValidEmail } from '../actions/users';
+import { doCreateUser, isValidEmail } from '../actions/users';
 import { hashPassword } from '../auth';
+import type { ServiceContext } from '../context';
 import type { Db } from '../db';
-import { EMAIL_VISIBILITY_EVERYONE, type RealmRow } from '../db/realm';
-import { getUserByEmail, getUserById, listUsers, type UserRow } from '../db/users';
+import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
+import { getUserByDisplayEmail, getUserByEmail, listUsers, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
-import type { Endpoint } from '../http';
+import { formatOwnUser, formatUser, profileDataOf, type UserView } from '../formats/users';
+import { route } from '../http';
 import { escapeHtml } from '../markdown';
-import {
-  canAccessDeliveryEmail,
-  formatOwnUser,
-  formatUser,
-  profileDataOf,
-  type UserView,
-} from '../objects/users';
-import { bool, type RequestParams, str } from '../params';
+import { canAccessDeliveryEmail } from '../permissions';
 
 const MIN_PASSWORD_LENGTH = 8;
 
 /** The query parameters GET /users and GET /users/{email} share. */
-function listView(db: Db, viewer: UserRow, realm: RealmRow, params: RequestParams): UserView {
-  const clientExtavatar = params.optional('client_extavatar', bool, true);
-  const includeProfile = params.optional('include_custom_profile_fields', bool, false);
-  const view: UserView = { viewer, realm, clientExtavatar };
-  if (includeProfile) view.profileData = profileDataOf(db, realm.id);
+function listView(db: Db, viewer: UserRow, realm: RealmRow, params: ParamsOf<'GET /users'>): UserView {
+  const view: UserView = { viewer, realm, clientExtavatar: params.client_extavatar ?? true };
+  if (params.include_custom_profile_fields) view.profileData = profileDataOf(db, realm.id);
   return view;
 }
 
@@ -34,63 +27,48 @@ function listView(db: Db, viewer: UserRow, realm: RealmRow, params: RequestParam
  * The user a path segment names: a user id, the display email, or (for viewers who may see
  * real addresses) the real one. Deactivated users and bots are found too.
  */
-function findUser(db: Db, viewer: UserRow, realm: RealmRow, key: string): UserRow {
-  let target: UserRow | undefined;
-  if (/^\d+$/.test(key)) {
-    target = getUserById(db, Number(key));
-  } else {
-    const column =
-      canAccessDeliveryEmail(viewer, realm) || realm.email_address_visibility === EMAIL_VISIBILITY_EVERYONE
-        ? 'delivery_email'
-        : 'email';
-    target = db
-      .prepare(`SELECT * FROM users WHERE realm_id = ? AND (email = ? OR ${column} = ?) ORDER BY id LIMIT 1`)
-      .get(realm.id, key, key) as UserRow | undefined;
-  }
-  if (!target || target.realm_id !== realm.id) throw badRequest('No such user');
+function findUser(ctx: ServiceContext, viewer: UserRow, realm: RealmRow, key: string): UserRow {
+  if (/^\d+$/.test(key)) return accessUserById(ctx, Number(key), { allowDeactivated: true });
+  const byRealAddress =
+    canAccessDeliveryEmail(viewer, realm) || realm.email_address_visibility === EMAIL_VISIBILITY.everyone;
+  const target = byRealAddress
+    ? getUserByEmail(ctx.db, realm.id, key)
+    : getUserByDisplayEmail(ctx.db, realm.id, key);
+  if (!target) throw noSuchUser();
   return target;
 }
 
-export const userEndpoints: Endpoint[] = [
-  {
-    method: 'GET',
-    path: '/users/me',
-    auth: 'user',
+export const userEndpoints = [
+  route({
+    endpoint: 'GET /users/me',
     handle({ ctx, user }) {
       return formatOwnUser(ctx.db, user, requireRealm(ctx.db));
     },
-  },
-  {
-    method: 'GET',
-    path: '/users',
-    auth: 'user',
+  }),
+  route({
+    endpoint: 'GET /users',
     handle({ ctx, user, params }) {
       const realm = requireRealm(ctx.db);
       const view = listView(ctx.db, user, realm, params);
       // Deactivated users too (is_active false), as in the interface family.
       return { members: listUsers(ctx.db, realm.id).map((u) => formatUser(u, view)) };
     },
-  },
-  {
-    method: 'GET',
-    path: '/users/:email',
-    auth: 'user',
-    handle({ ctx, user, params, path }) {
+  }),
+  route({
+    endpoint: 'GET /users/{email}',
+    handle({ ctx, user, params }) {
       const realm = requireRealm(ctx.db);
       const view = listView(ctx.db, user, realm, params);
-      const target = findUser(ctx.db, user, realm, path.email ?? '');
+      const target = findUser(ctx, user, realm, params.email);
       return { user: formatUser(target, view) };
     },
-  },
-  {
-    method: 'POST',
-    path: '/users',
-    auth: 'user',
-    async handle({ ctx, user, params }) {
-      checkCanCreateUsers(user);
-      const email = params.required('email', str).trim();
-      const password = params.required('password', str);
-      const fullName = checkFullName(params.required('full_name', str));
+  }),
+  route({
+    endpoint: 'POST /users',
+    async handle({ ctx, params }) {
+      const email = params.email.trim();
+      const { password } = params;
+      const fullName = checkFullName(params.full_name);
       if (!isValidEmail(email)) throw badRequest(`Invalid email '${email}'`);
       if (getUserByEmail(ctx.db, ctx.realmId, email)) throw badRequest(`Email '${email}' already in use`);
       if ([...password].length < MIN_PASSWORD_LENGTH || password.includes('\0'))
@@ -99,27 +77,25 @@ export const userEndpoints: Endpoint[] = [
       // doCreateUser checks the address again inside its transaction (a concurrent request).
       return { user_id: doCreateUser(ctx, { email, fullName, passwordHash }) };
     },
-  },
+  }),
 ];
 
 /** Outside /api/v1, as in the interface family: `/avatar/{user_id}`. */
-export const avatarEndpoints: Endpoint[] = [
-  {
-    method: 'GET',
-    path: '/avatar/:user_id',
-    auth: 'user',
-    handle({ ctx, path, reply }) {
-      const id = Number(path.user_id);
-      const target = Number.isSafeInteger(id) ? getUserById(ctx.db, id) : undefined;
-      if (!target || target.realm_id !== ctx.realmId)
-        throw new ApiFailure(404, 'NOT_FOUND', 'User not found');
+export const avatarEndpoints = [
+  route({
+    endpoint: 'GET /avatar/{user_id}',
+    handle({ ctx, params, reply }) {
+      const id = Number(params.user_id);
+      const notFound = () => new ApiFailure(404, 'NOT_FOUND', 'User not found');
+      if (!Number.isSafeInteger(id)) throw notFound();
+      const target = accessUserById(ctx, id, { allowDeactivated: true, error: notFound });
       reply
         .type('image/svg+xml')
         .header('Cache-Control', 'private, max-age=86400')
         .send(initialsAvatar(target.id, target.full_name));
       return undefined;
     },
-  },
+  }),
 ];
 
 /** A generated avatar: the name's initials on a color picked from the user id. */

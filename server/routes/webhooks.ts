@@ -1,8 +1,7 @@
 /** POST /api/v1/external/{integration_name}: incoming webhooks, one integration per registry entry. */
 import { authenticateWebhook } from '../auth';
 import { ApiFailure } from '../errors';
-import { type Endpoint, FormBody, RawBody } from '../http';
-import { str } from '../params';
+import { FormBody, RawBody, route } from '../http';
 import { Payload, parseJsonPayload } from '../webhooks/payload';
 import { postWebhookMessage, resolveConfig } from '../webhooks/post';
 import { INTEGRATIONS } from '../webhooks/registry';
@@ -11,21 +10,19 @@ function bodyText(body: unknown): string {
   return body instanceof RawBody || body instanceof FormBody ? body.text : '';
 }
 
-export const webhookEndpoints: Endpoint[] = [
-  {
-    method: 'POST',
-    path: '/external/:integration_name',
+export const webhookEndpoints = [
+  route({
     // The webhook's own authentication (api_key parameter), not the REST API's Basic auth.
-    auth: 'none',
-    handle({ ctx, params, path, http }) {
-      const integration = INTEGRATIONS.get(path.integration_name ?? '');
+    endpoint: 'POST /external/{integration_name}',
+    handle({ ctx, params, raw, http }) {
+      const integration = INTEGRATIONS.get(params.integration_name);
       if (!integration) throw new ApiFailure(404, 'NOT_FOUND', 'Endpoint not found');
       const bot = authenticateWebhook(ctx.db, ctx.realmId, {
-        apiKey: params.raw('api_key'),
+        apiKey: params.api_key,
         authorization: http.headers.authorization,
         allowBasic: integration.auth === 'basic',
       });
-      const config = resolveConfig(integration, params);
+      const config = resolveConfig(integration, raw);
       const rawBody = bodyText(http.body);
       const payload = integration.body === 'text' ? new Payload(rawBody) : parseJsonPayload(rawBody);
       const headers: Record<string, string | undefined> = {};
@@ -34,15 +31,9 @@ export const webhookEndpoints: Endpoint[] = [
       }
       const message = integration.handle({ payload, rawBody, headers, config });
       if (message !== null) {
-        postWebhookMessage(
-          ctx,
-          bot,
-          integration,
-          { stream: params.optional('stream', str), topic: params.optional('topic', str) },
-          message,
-        );
+        postWebhookMessage(ctx, bot, integration, { stream: params.stream, topic: params.topic }, message);
       }
       return undefined;
     },
-  },
+  }),
 ];

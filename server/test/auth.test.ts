@@ -1,17 +1,8 @@
 /** HTTP Basic authentication of the REST API and the 401s of NOTES.md. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authOf, call, serviceWithAuth } from './support/service';
 
-let svc: TestService;
-let alice: [string, string];
-let bob: [string, string];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = authOf(await svc.login('alice'));
-  bob = authOf(await svc.login('bob'));
-});
-afterAll(() => svc.close());
+const { svc, alice, bob } = await serviceWithAuth(['alice', 'bob']);
 
 const CHALLENGE = 'Basic realm="Confab"';
 const invalidKey = { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' };

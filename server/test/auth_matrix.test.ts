@@ -4,12 +4,11 @@
  * guest, member, moderator, administrator and owner, against the spec's permission for it.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointSpec, endpointName, type Permission } from '../../shared/protocol';
 import type { DemoUser } from '../../test/support/server';
-import { type RawResponse, startTestService, type TestService } from './helpers';
-import { exampleValues, type Fixtures, makeFixtures, send, type Values } from './support/catalogue';
+import { exampleValues, makeFixtures, send, type Values } from './support/catalogue';
+import { type RawResponse, serviceWith } from './support/service';
 
 /** Every catalogue endpoint exists at the time of writing: none is left out. */
 const EXCLUDED: Record<string, string> = {};
@@ -53,16 +52,8 @@ function refusal(
 /** Optional parameters an endpoint needs in practice (see malformed.test.ts). */
 const COMPANIONS: Record<string, string[]> = { 'POST /messages': ['topic'], 'GET /messages': ['anchor'] };
 
-let svc: TestService;
-const clients = {} as Record<Role, ApiClient>;
-let fixtures: Fixtures;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  for (const role of ROLES) clients[role] = await svc.login(role);
-  fixtures = await makeFixtures(svc, clients.owner, clients.alice);
-}, 60_000);
-afterAll(() => svc.close());
+const { svc, ...clients } = await serviceWith(ROLES);
+const fixtures = await makeFixtures(svc, clients.owner, clients.alice);
 
 function valuesFor(endpoint: EndpointSpec): Values {
   const values = exampleValues(endpoint, fixtures, 'required');

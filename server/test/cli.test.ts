@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loginAs, makeTempDir, REPO_ROOT, removeDir, startServerProcess } from '../../test/support/server';
-import { call } from './helpers';
+import { call } from './support/service';
 
 /** Runs the CLI to its exit and returns what it printed. */
 function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

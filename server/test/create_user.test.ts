@@ -1,28 +1,18 @@
 /** POST /users: who may create users, the checks with their texts, the defaults, and the events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, type Params } from '../../shared/client';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { memberUser } from './support/expected';
+import { authOf, call, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let admin: ApiClient;
-let owner: ApiClient;
-let guest: ApiClient;
-let moderator: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  [alice, admin, owner, guest, moderator] = await Promise.all([
-    svc.login('alice'),
-    svc.login('admin'),
-    svc.login('owner'),
-    svc.login('guest'),
-    svc.login('moderator'),
-  ]);
-});
-afterAll(() => svc.close());
+const { svc, alice, admin, owner, guest, moderator } = await serviceWith([
+  'alice',
+  'admin',
+  'owner',
+  'guest',
+  'moderator',
+]);
 
 const valid = { email: 'newbie@example.com', password: 'correct horse battery', full_name: 'New Bie' };
 
@@ -150,24 +140,14 @@ describe('POST /users', () => {
     }
     expect(result).toEqual({ result: 'success', msg: '', user_id: 8 });
 
-    const person = {
+    const person = memberUser({
       user_id: 8,
       email: valid.email,
       full_name: 'New Bie',
-      is_admin: false,
-      is_owner: false,
-      is_billing_admin: false,
-      role: 400,
-      is_guest: false,
-      is_bot: false,
-      is_active: true,
       timezone: '',
       date_joined: expect.any(String),
-      avatar_url: null,
-      avatar_version: 1,
-      bot_type: null,
       profile_data: {},
-    };
+    });
     const added = (list: Record<string, unknown>[] | undefined) =>
       (list ?? []).filter((e) => e.type === 'realm_user');
     expect(added(events[0])).toEqual([{ type: 'realm_user', op: 'add', person, id: expect.any(Number) }]);

@@ -6,17 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import { loginAs, REPO_ROOT, startServerProcess } from '../../test/support/server';
 import { DB_FILE_NAME } from '../db';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, query, startWith, type TestService } from './support/service';
 import { DEFAULT_REGISTER_PARAMS, verifyAction } from './support/verify-action';
 
-function query<T>(svc: TestService, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(svc.dataDir, DB_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
 const streamId = (svc: TestService, name: string) =>
   query<{ id: number }>(svc, 'SELECT id FROM streams WHERE name = ?', name)[0]?.id as number;
 const topicIds = (svc: TestService, stream: number, topic: string) =>
@@ -41,10 +33,9 @@ describe('delete_topic', () => {
   let bob: ApiClient;
   let admin: ApiClient;
   beforeAll(async () => {
-    svc = await startTestService({ rateLimits: { user: 0, ip: 0 } });
-    alice = await svc.login('alice');
-    bob = await svc.login('bob');
-    admin = await svc.login('admin');
+    ({ svc, alice, bob, admin } = await startWith(['alice', 'bob', 'admin'], {
+      rateLimits: { user: 0, ip: 0 },
+    }));
   }, 60_000);
   afterAll(() => svc.close());
 
@@ -191,7 +182,7 @@ describe('delete_topic', () => {
       'abc',
       { topic_name: 'guarded' },
       400,
-      // The same path-id parser as /streams/{stream_id} (routes/streams.ts streamIdOf).
+      // The same path-id rule as /streams/{stream_id} (the catalogue's stream_id path parameter).
       { msg: 'Invalid stream ID', code: 'BAD_REQUEST' },
     ],
     [
@@ -246,9 +237,10 @@ describe('delete_topic in batches under a time budget', () => {
   let alice: ApiClient;
   let admin: ApiClient;
   beforeAll(async () => {
-    svc = await startTestService({ rateLimits: { user: 0, ip: 0 }, workBudgetSeconds: 0 });
-    alice = await svc.login('alice');
-    admin = await svc.login('admin');
+    ({ svc, alice, admin } = await startWith(['alice', 'admin'], {
+      rateLimits: { user: 0, ip: 0 },
+      workBudgetSeconds: 0,
+    }));
   }, 60_000);
   afterAll(() => svc.close());
 

@@ -2,25 +2,15 @@
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
 import type { RegisterResponse } from '../../shared/protocol';
 import { makeTempDir, removeDir } from '../../test/support/server';
 import { DB_FILE_NAME } from '../db';
-import { call, startTestService, type TestService } from './helpers';
+import { call, serviceWith, startTestService } from './support/service';
 
-let svc: TestService;
-let admin: ApiClient;
-let alice: ApiClient;
-let bob: ApiClient;
-let aliceState: RegisterResponse & Record<string, unknown>;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  [admin, alice, bob] = [await svc.login('admin'), await svc.login('alice'), await svc.login('bob')];
-  aliceState = (await alice.registerQueue({ include_subscribers: true })) as typeof aliceState;
-});
-afterAll(() => svc.close());
+const { svc, admin, alice, bob } = await serviceWith(['admin', 'alice', 'bob']);
+const aliceState = (await alice.registerQueue({ include_subscribers: true })) as RegisterResponse &
+  Record<string, unknown>;
 
 const users = {
   owner: 'owner@demo.confab.example',

@@ -1,15 +1,9 @@
 /** Drafts: POST/GET /drafts, PATCH/DELETE /drafts/{id}, drafts events, synchronization off. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { authOf, call, type RawResponse, startTestService, type TestService } from './helpers';
+import { authOf, call, type RawResponse, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
-
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let guest: ApiClient;
-let moderator: ApiClient;
 
 // Demo ids: alice 4, bob 5; streams general 1, engineering 2, design 3 (private: admin, alice).
 const ALICE = 4;
@@ -18,14 +12,7 @@ const GENERAL = 1;
 const ENGINEERING = 2;
 const DESIGN = 3;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-  guest = await svc.login('guest');
-  moderator = await svc.login('moderator');
-});
-afterAll(() => svc.close());
+const { svc, alice, bob, guest, moderator } = await serviceWith(['alice', 'bob', 'guest', 'moderator']);
 
 function postDrafts(client: ApiClient, drafts: unknown): Promise<RawResponse> {
   return call(svc.url, 'POST', '/drafts', {

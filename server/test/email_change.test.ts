@@ -1,11 +1,11 @@
 /** PATCH /settings `email`: a confirmation link by email, and nothing changes until it is followed. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { authOf, call, eventsAfter, sleep, startTestService, type TestService } from './helpers';
 import { applyEventsToState } from './support/apply-events';
+import { authOf, call, eventsAfter, sleep, startTestService, type TestService } from './support/service';
+import { fakeRelay } from './support/smtp-relay';
 import {
   DEFAULT_REGISTER_PARAMS,
   normalizeState,
@@ -365,49 +365,6 @@ describe('following the link', () => {
     }
   });
 });
-
-/** Just enough of an SMTP relay to see what the service hands over. */
-function fakeRelay(): Promise<{ server: Server; port: number; sessions: string[][] }> {
-  const sessions: string[][] = [];
-  const server = createServer((socket) => {
-    const log: string[] = [];
-    sessions.push(log);
-    let buffer = '';
-    let inData = false;
-    socket.write('220 fake ESMTP\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      let end = buffer.indexOf('\r\n');
-      while (end >= 0) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (inData) {
-          if (line === '.') {
-            inData = false;
-            socket.write('250 queued\r\n');
-          } else log.push(`DATA ${line}`);
-        } else {
-          log.push(line);
-          const verb = line.split(' ')[0]?.toUpperCase();
-          if (verb === 'EHLO') socket.write('250-fake\r\n250 8BITMIME\r\n');
-          else if (verb === 'DATA') {
-            inData = true;
-            socket.write('354 go ahead\r\n');
-          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
-          else socket.write('250 ok\r\n');
-        }
-        end = buffer.indexOf('\r\n');
-      }
-    });
-    socket.on('error', () => {});
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, sessions });
-    }),
-  );
-}
 
 describe('visible to moderators', () => {
   it('tells moderators the real address, and members nothing', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import { EventQueue } from '../events/queue';
-import { authOf, call, sleep, startTestService, type TestService } from './helpers';
+import { authOf, call, sleep, startTestService, startWith, type TestService } from './support/service';
 
 const modern = { client_capabilities: { user_settings_object: true }, event_types: ['user_settings'] };
 
@@ -26,9 +26,7 @@ describe('long-polling', () => {
   let alice: ApiClient;
   let bob: ApiClient;
   beforeAll(async () => {
-    svc = await startTestService();
-    alice = await svc.login('alice');
-    bob = await svc.login('bob');
+    ({ svc, alice, bob } = await startWith(['alice', 'bob']));
   });
   afterAll(() => svc.close());
 
@@ -45,7 +43,7 @@ describe('long-polling', () => {
   it('returns an event to a waiting poll as soon as it happens', async () => {
     const queueId = await newQueue(alice);
     const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
-    await sleep(100); // let the poll reach the server and wait there
+    await svc.service.events.whenWaiting(queueId);
     await alice.updateSettings({ twenty_four_hour_time: true });
     const r = await poll;
     expect(r.events).toEqual([
@@ -57,7 +55,7 @@ describe('long-polling', () => {
   it('delivers the events of one request together', async () => {
     const queueId = await newQueue(alice);
     const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
-    await sleep(100);
+    await svc.service.events.whenWaiting(queueId);
     await alice.updateSettings({ dense_mode: false, enter_sends: true });
     const r = await poll;
     expect(r.events.map((e) => [e.id, e.property])).toEqual([
@@ -87,7 +85,7 @@ describe('long-polling', () => {
   it('ends a waiting poll with no events when a new poll arrives on the queue', async () => {
     const queueId = await newQueue(alice);
     const first = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
-    await sleep(100);
+    await svc.service.events.whenWaiting(queueId);
     const second = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
     expect((await first).events).toEqual([]);
     await alice.updateSettings({ starred_message_counts: false });
@@ -138,7 +136,7 @@ describe('long-polling', () => {
   it('ends a waiting poll when its queue is deleted', async () => {
     const queueId = await newQueue(alice);
     const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });
-    await sleep(100);
+    await svc.service.events.whenWaiting(queueId);
     await alice.deleteQueue(queueId);
     expect((await poll).events).toEqual([]);
   });
@@ -173,8 +171,7 @@ describe('heartbeat', () => {
   let svc: TestService;
   let alice: ApiClient;
   beforeAll(async () => {
-    svc = await startTestService({ heartbeatSeconds: 1 });
-    alice = await svc.login('alice');
+    ({ svc, alice } = await startWith(['alice'], { heartbeatSeconds: 1 }));
   });
   afterAll(() => svc.close());
 
@@ -231,7 +228,7 @@ describe('idle queues', () => {
         params: { queue_id: queueId, last_event_id: -1 },
         signal: abort.signal,
       }).catch((error: unknown) => error);
-      await sleep(300);
+      await svc.service.events.whenWaiting(queueId);
       abort.abort();
       await poll;
       await sleep(5_000);

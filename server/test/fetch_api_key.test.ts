@@ -1,12 +1,8 @@
 /** POST /fetch_api_key: login credentials for an API key. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, serviceWith, startTestService } from './support/service';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(() => svc.close());
+const { svc } = await serviceWith([]);
 
 const failed = {
   result: 'error',

@@ -1,27 +1,12 @@
 /** GET /messages/{message_id}: every field of the spec's Message, apply_markdown, raw_content, visibility. */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { DB_FILE_NAME } from '../db';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, demoIds, query, serviceWith } from './support/service';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let admin: ApiClient;
-let guest: ApiClient;
-const ids: Record<string, number> = {};
-const streams: Record<string, number> = {};
-
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(svc.dataDir, DB_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+const { svc, alice, bob, admin, guest } = await serviceWith(['alice', 'bob', 'admin', 'guest'], {
+  rateLimits: { user: 0, ip: 0 },
+});
+const { users: ids, streams } = demoIds(svc);
 
 const get = (client: ApiClient, id: number | string, params: Record<string, unknown> = {}) =>
   call(svc.url, 'GET', `/messages/${id}`, { auth: authOf(client), params: params as never });
@@ -32,18 +17,6 @@ async function send(client: ApiClient, params: Record<string, unknown>): Promise
   return r.body.id as number;
 }
 
-beforeAll(async () => {
-  svc = await startTestService({ rateLimits: { user: 0, ip: 0 } });
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-  admin = await svc.login('admin');
-  guest = await svc.login('guest');
-  for (const u of query<{ id: number; email: string }>('SELECT id, email FROM users'))
-    ids[u.email.split('@')[0] ?? ''] = u.id;
-  for (const s of query<{ id: number; name: string }>('SELECT id, name FROM streams')) streams[s.name] = s.id;
-}, 60_000);
-afterAll(() => svc.close());
-
 describe('GET /messages/{message_id}', () => {
   it('returns every Message field of a stream message, with the reader flags', async () => {
     const id = await send(alice, {
@@ -53,6 +26,7 @@ describe('GET /messages/{message_id}', () => {
       content: 'Hello *world*',
     });
     const [row] = query<{ recipient_id: number; date_sent: number }>(
+      svc,
       'SELECT recipient_id, date_sent FROM messages WHERE id = ?',
       id,
     );

@@ -1,33 +1,23 @@
 /** GET /streams: every flag, who may use include_all_active, and the stream objects. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient, Params } from '../../shared/client';
 import type { DemoUser } from '../../test/support/server';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, serviceWith } from './support/service';
 
-let svc: TestService;
-const clients = {} as Record<DemoUser, ApiClient>;
-let bot: [string, string];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  for (const who of ['admin', 'moderator', 'alice', 'bob', 'guest'] as const)
-    clients[who] = await svc.login(who);
-  // A generic bot of the administrator (the demo's webhook bot may not use the REST API).
-  const email = 'helper-bot@demo.confab.example';
-  const key = 'HelperBotKey0123456789abcdefABCDE';
-  svc.sql(
-    `INSERT INTO users (realm_id, email, delivery_email, full_name, password_hash, api_key, role, is_bot,
-       bot_type, bot_owner_id, date_joined_ms)
-     SELECT realm_id, ?, ?, 'Helper Bot', NULL, ?, 400, 1, 1, id, 0 FROM users WHERE email = ?`,
-    email,
-    email,
-    key,
-    svc.demo.users.admin,
-  );
-  bot = [email, key];
-});
-afterAll(() => svc.close());
+const { svc, ...signedIn } = await serviceWith(['admin', 'moderator', 'alice', 'bob', 'guest']);
+const clients = signedIn as Record<DemoUser, ApiClient>;
+// A generic bot of the administrator (the demo's webhook bot may not use the REST API).
+const bot: [string, string] = ['helper-bot@demo.confab.example', 'HelperBotKey0123456789abcdefABCDE'];
+svc.sql(
+  `INSERT INTO users (realm_id, email, delivery_email, full_name, password_hash, api_key, role, is_bot,
+     bot_type, bot_owner_id, date_joined_ms)
+   SELECT realm_id, ?, ?, 'Helper Bot', NULL, ?, 400, 1, 1, id, 0 FROM users WHERE email = ?`,
+  bot[0],
+  bot[0],
+  bot[1],
+  svc.demo.users.admin,
+);
 
 const get = (auth: [string, string] | DemoUser, params: Params = {}) =>
   call(svc.url, 'GET', '/streams', { auth: typeof auth === 'string' ? authOf(clients[auth]) : auth, params });

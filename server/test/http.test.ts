@@ -1,15 +1,8 @@
 /** The envelope on every answer: unknown paths, wrong methods, bodies the server cannot take. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, serviceWithAuth } from './support/service';
 
-let svc: TestService;
-let alice: [string, string];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = authOf(await svc.login('alice'));
-});
-afterAll(() => svc.close());
+const { svc, alice } = await serviceWithAuth(['alice']);
 
 describe('HTTP conventions', () => {
   it('answers an unknown path with a 404 envelope', async () => {

@@ -5,11 +5,10 @@
  * 4xx error envelope, and nothing may change (a register snapshot before and after).
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointSpec, endpointName, type ParamSpec } from '../../shared/protocol';
-import { startTestService, type TestService } from './helpers';
-import { exampleValues, type Fixtures, makeFixtures, send, type Values } from './support/catalogue';
+import { exampleValues, makeFixtures, send, type Values } from './support/catalogue';
+import { serviceWith } from './support/service';
 import { normalizeState, VOLATILE_KEYS } from './support/verify-action';
 
 /**
@@ -120,16 +119,8 @@ function casesFor(endpoint: EndpointSpec, p: ParamSpec): Case[] {
   return cases;
 }
 
-let svc: TestService;
-let owner: ApiClient;
-let fixtures: Fixtures;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  owner = await svc.login('owner');
-  fixtures = await makeFixtures(svc, owner, await svc.login('alice'));
-}, 60_000);
-afterAll(() => svc.close());
+const { svc, owner, alice } = await serviceWith(['owner', 'alice']);
+const fixtures = await makeFixtures(svc, owner, alice);
 
 /** Everything the owner's register shows, for "nothing changed". */
 async function snapshot(): Promise<unknown> {

@@ -1,7 +1,7 @@
 /** Markdown rendering (markdown-it + sanitize-html): formatting, and nothing executable gets through. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MentionTarget, renderMarkdown, renderMessage } from '../markdown';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, startTestService, type TestService } from './support/service';
 
 describe('renderMarkdown', () => {
   it.each([

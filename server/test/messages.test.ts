@@ -1,50 +1,33 @@
 /** POST /messages and GET /messages: targets, permissions, limits, message events, anchors, narrows. */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import { makeTempDir, removeDir } from '../../test/support/server';
 import { DB_FILE_NAME, openDatabase } from '../db';
 import { directMessageUserIds, directRecipientId } from '../db/messages';
-import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { authOf, call, demoIds, eventsAfter, query, serviceWith, startTestService } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let admin: ApiClient;
-let moderator: ApiClient;
-let guest: ApiClient;
-const ids: Record<string, number> = {};
-const streams: Record<string, number> = {};
+const { svc, alice, bob, admin, moderator, guest } = await serviceWith(
+  ['alice', 'bob', 'admin', 'moderator', 'guest'],
+  { rateLimits: { user: 0, ip: 0 } },
+);
+const { users: ids, streams } = demoIds(svc);
 
-/** Reads the service's database directly (a second connection), for ids and "nothing changed". */
-function query<T>(sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(svc.dataDir, DB_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
-const messageCount = () => query<{ n: number }>('SELECT COUNT(*) AS n FROM messages')[0]?.n;
+const messageCount = () => query<{ n: number }>(svc, 'SELECT COUNT(*) AS n FROM messages')[0]?.n;
 
 async function send(client: ApiClient, params: Record<string, unknown>) {
   return call(svc.url, 'POST', '/messages', { auth: authOf(client), params: params as never });
 }
 
-beforeAll(async () => {
-  svc = await startTestService({ rateLimits: { user: 0, ip: 0 } });
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-  admin = await svc.login('admin');
-  moderator = await svc.login('moderator');
-  guest = await svc.login('guest');
-  for (const u of query<{ id: number; email: string }>('SELECT id, email FROM users'))
-    ids[u.email.split('@')[0] ?? ''] = u.id;
-  for (const s of query<{ id: number; name: string }>('SELECT id, name FROM streams')) streams[s.name] = s.id;
-}, 60_000);
-afterAll(() => svc.close());
+/** The error envelopes of the tables below, without `result`. */
+const bad = (msg: string) => ({ msg, code: 'BAD_REQUEST' });
+const missing = (name: string) => ({
+  msg: `Missing '${name}' argument`,
+  code: 'REQUEST_VARIABLE_MISSING',
+  var_name: name,
+});
 
 const userId = (client: ApiClient) => {
   const local = client.credentials?.email.split('@')[0] ?? '';
@@ -92,7 +75,7 @@ describe('POST /messages to a stream', () => {
     expect(events[0]).toEqual([{ type: 'message', message, flags: ['read'], id: 0 }]);
     expect(events[1]).toEqual([{ type: 'message', message, flags: [], id: 0 }]);
     expect(states[1]?.max_message_id).toBe(id);
-    // register's unread_msgs (server/state/messages.ts) now lists it for bob.
+    // register's unread_msgs (server/events/initial-state/messages.ts) now lists it for bob.
     const unread = states[1]?.unread_msgs as { count: number; streams: Record<string, unknown>[] };
     expect(unread.streams).toContainEqual({
       stream_id: streams.general,
@@ -110,6 +93,7 @@ describe('POST /messages to a stream', () => {
       const r = await send(alice, { type: 'stream', to, subject: 'forms', content: `to=${to}` });
       expect(r.status).toBe(200);
       const [row] = query<{ stream_id: number; topic: string }>(
+        svc,
         'SELECT stream_id, topic FROM messages WHERE id = ?',
         r.body.id,
       );
@@ -121,6 +105,7 @@ describe('POST /messages to a stream', () => {
     const r = await send(bob, { type: 'stream', to: 'engineering', topic: 'drive-by', content: 'hi' });
     expect(r.status).toBe(200);
     const copies = query<{ user_id: number; flags: number }>(
+      svc,
       'SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id',
       r.body.id,
     );
@@ -171,6 +156,7 @@ describe('POST /messages to a stream', () => {
     });
     expect(r.status).toBe(200);
     const [row] = query<{ topic: string; content: string }>(
+      svc,
       'SELECT topic, content FROM messages WHERE id = ?',
       r.body.id,
     );
@@ -345,127 +331,80 @@ describe('POST /messages, direct', () => {
       const r = await send(alice, { type: 'direct', to, content: 'hello' });
       expect(r.status).toBe(200);
     }
-    const groups = query<{ n: number }>('SELECT COUNT(*) AS n FROM direct_groups')[0]?.n;
+    const groups = query<{ n: number }>(svc, 'SELECT COUNT(*) AS n FROM direct_groups')[0]?.n;
     expect(groups).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe('POST /messages errors change nothing', () => {
+  /** A stream message's parameters, and a direct message's. */
+  const toStream = (to: string, topic: string, content = 'x') => ({ type: 'stream', to, topic, content });
+  const direct = (to: string) => ({ type: 'private', to, content: 'x' });
+  const noStream = (msg: string, extra: Record<string, unknown>) => ({
+    msg,
+    code: 'STREAM_DOES_NOT_EXIST',
+    ...extra,
+  });
   const rows: [string, Record<string, unknown>, 'alice' | 'bob' | 'guest', Record<string, unknown>][] = [
-    [
-      'missing type',
-      { to: 'general', topic: 't', content: 'x' },
-      'alice',
-      { msg: "Missing 'type' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'type' },
-    ],
+    ['missing type', { to: 'general', topic: 't', content: 'x' }, 'alice', missing('type')],
     [
       'bad type',
       { type: 'email', to: 'general', topic: 't', content: 'x' },
       'alice',
-      { msg: 'Invalid message type', code: 'BAD_REQUEST' },
+      bad('Invalid message type'),
     ],
-    [
-      'missing to',
-      { type: 'stream', topic: 't', content: 'x' },
-      'alice',
-      { msg: "Missing 'to' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'to' },
-    ],
-    [
-      'missing content',
-      { type: 'stream', to: 'general', topic: 't' },
-      'alice',
-      { msg: "Missing 'content' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'content' },
-    ],
-    [
-      'missing topic',
-      { type: 'stream', to: 'general', content: 'x' },
-      'alice',
-      { msg: 'Missing topic', code: 'BAD_REQUEST' },
-    ],
-    [
-      'empty topic',
-      { type: 'stream', to: 'general', topic: '  ', content: 'x' },
-      'alice',
-      { msg: "Topic can't be empty!", code: 'BAD_REQUEST' },
-    ],
-    [
-      'empty content',
-      { type: 'stream', to: 'general', topic: 't', content: ' \n ' },
-      'alice',
-      { msg: 'Message must not be empty', code: 'BAD_REQUEST' },
-    ],
+    ['missing to', { type: 'stream', topic: 't', content: 'x' }, 'alice', missing('to')],
+    ['missing content', { type: 'stream', to: 'general', topic: 't' }, 'alice', missing('content')],
+    ['missing topic', { type: 'stream', to: 'general', content: 'x' }, 'alice', bad('Missing topic')],
+    ['empty topic', toStream('general', '  '), 'alice', bad("Topic can't be empty!")],
+    ['empty content', toStream('general', 't', ' \n '), 'alice', bad('Message must not be empty')],
     [
       'null byte in content',
-      { type: 'stream', to: 'general', topic: 't', content: 'a\u0000b' },
+      toStream('general', 't', 'a\u0000b'),
       'alice',
-      { msg: 'Message must not contain null bytes', code: 'BAD_REQUEST' },
+      bad('Message must not contain null bytes'),
     ],
-    [
-      'null byte in topic',
-      { type: 'stream', to: 'general', topic: 'a\u0000', content: 'x' },
-      'alice',
-      { msg: 'Topic must not contain null bytes', code: 'BAD_REQUEST' },
-    ],
+    ['null byte in topic', toStream('general', 'a\u0000'), 'alice', bad('Topic must not contain null bytes')],
     [
       'unknown stream name',
-      { type: 'stream', to: 'nope', topic: 't', content: 'x' },
+      toStream('nope', 't'),
       'alice',
-      { msg: "Stream 'nope' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'nope' },
+      noStream("Stream 'nope' does not exist", { stream: 'nope' }),
     ],
     [
       'unknown stream id',
-      { type: 'stream', to: '9999', topic: 't', content: 'x' },
+      toStream('9999', 't'),
       'alice',
-      { msg: "Stream with ID '9999' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream_id: 9999 },
+      noStream("Stream with ID '9999' does not exist", { stream_id: 9999 }),
     ],
-    [
-      'two streams',
-      { type: 'stream', to: '["general","design"]', topic: 't', content: 'x' },
-      'alice',
-      { msg: 'Cannot send to multiple streams', code: 'BAD_REQUEST' },
-    ],
+    ['two streams', toStream('["general","design"]', 't'), 'alice', bad('Cannot send to multiple streams')],
     [
       'private stream, not subscribed',
-      { type: 'stream', to: 'design', topic: 't', content: 'x' },
+      toStream('design', 't'),
       'bob',
-      { msg: "Not authorized to send to stream 'design'", code: 'BAD_REQUEST' },
+      bad("Not authorized to send to stream 'design'"),
     ],
     [
       'guest, public stream not subscribed',
-      { type: 'stream', to: 'engineering', topic: 't', content: 'x' },
+      toStream('engineering', 't'),
       'guest',
-      { msg: "Not authorized to send to stream 'engineering'", code: 'BAD_REQUEST' },
+      bad("Not authorized to send to stream 'engineering'"),
     ],
     [
       'admins-only stream',
-      { type: 'stream', to: 'announce', topic: 't', content: 'x' },
+      toStream('announce', 't'),
       'alice',
-      { msg: 'Only organization administrators can send to this stream.', code: 'BAD_REQUEST' },
+      bad('Only organization administrators can send to this stream.'),
     ],
-    [
-      'unknown user id',
-      { type: 'private', to: '[424242]', content: 'x' },
-      'alice',
-      { msg: 'Invalid user ID 424242', code: 'BAD_REQUEST' },
-    ],
-    [
-      'unknown email',
-      { type: 'private', to: 'nobody@example.com', content: 'x' },
-      'alice',
-      { msg: "Invalid email 'nobody@example.com'", code: 'BAD_REQUEST' },
-    ],
+    ['unknown user id', direct('[424242]'), 'alice', bad('Invalid user ID 424242')],
+    ['unknown email', direct('nobody@example.com'), 'alice', bad("Invalid email 'nobody@example.com'")],
     [
       'mixed recipients',
-      { type: 'private', to: '[1, "a@b.c"]', content: 'x' },
+      direct('[1, "a@b.c"]'),
       'alice',
-      { msg: 'Recipient lists may contain emails or user IDs, but not both.', code: 'BAD_REQUEST' },
+      bad('Recipient lists may contain emails or user IDs, but not both.'),
     ],
-    [
-      'no recipients',
-      { type: 'private', to: '[]', content: 'x' },
-      'alice',
-      { msg: 'Message must have recipients', code: 'BAD_REQUEST' },
-    ],
+    ['no recipients', direct('[]'), 'alice', bad('Message must have recipients')],
   ];
   it.each(rows)('%s', async (_name, params, who, expected) => {
     const client = { alice, bob, guest }[who];
@@ -698,73 +637,36 @@ describe('GET /messages', () => {
     });
   });
 
+  const badNarrow = (what: string) => ({ msg: `Invalid narrow operator: ${what}`, code: 'BAD_NARROW' });
+  /** The newest message and the one before, in a narrow. */
+  const narrowed = (narrow: string) => ({ anchor: 'newest', num_before: 1, num_after: 0, narrow });
   const errors: [string, Record<string, unknown>, 'alice' | 'bob' | 'guest', Record<string, unknown>][] = [
-    [
-      'missing anchor',
-      { num_before: 1, num_after: 1 },
-      'alice',
-      { msg: "Missing 'anchor' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'anchor' },
-    ],
-    [
-      'bad anchor',
-      { anchor: 'latest', num_before: 1, num_after: 1 },
-      'alice',
-      { msg: 'Invalid anchor', code: 'BAD_REQUEST' },
-    ],
-    [
-      'missing num_before',
-      { anchor: 'newest', num_after: 1 },
-      'alice',
-      { msg: "Missing 'num_before' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'num_before' },
-    ],
+    ['missing anchor', { num_before: 1, num_after: 1 }, 'alice', missing('anchor')],
+    ['bad anchor', { anchor: 'latest', num_before: 1, num_after: 1 }, 'alice', bad('Invalid anchor')],
+    ['missing num_before', { anchor: 'newest', num_after: 1 }, 'alice', missing('num_before')],
     [
       'negative num_after',
       { anchor: 'newest', num_before: 1, num_after: -1 },
       'alice',
-      { msg: 'num_after is too small', code: 'BAD_REQUEST' },
+      bad('num_after is too small'),
     ],
     [
       'too many',
       { anchor: 'newest', num_before: 5000, num_after: 1 },
       'alice',
-      { msg: 'Too many messages requested (maximum 5000).', code: 'BAD_REQUEST' },
+      bad('Too many messages requested (maximum 5000).'),
     ],
-    [
-      'narrow not JSON',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[[stream' },
-      'alice',
-      { msg: 'narrow is not valid JSON', code: 'BAD_REQUEST' },
-    ],
-    [
-      'narrow wrong shape',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream"]]' },
-      'alice',
-      { msg: 'Invalid narrow', code: 'BAD_REQUEST' },
-    ],
-    [
-      'unknown operator',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["color","red"]]' },
-      'alice',
-      { msg: 'Invalid narrow operator: unknown operator', code: 'BAD_NARROW' },
-    ],
-    [
-      'private stream not visible',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream","design"]]' },
-      'bob',
-      { msg: 'Invalid narrow operator: unknown stream', code: 'BAD_NARROW' },
-    ],
+    ['narrow not JSON', narrowed('[[stream'), 'alice', bad('narrow is not valid JSON')],
+    ['narrow wrong shape', narrowed('[["stream"]]'), 'alice', bad('Invalid narrow')],
+    ['unknown operator', narrowed('[["color","red"]]'), 'alice', badNarrow('unknown operator')],
+    ['private stream not visible', narrowed('[["stream","design"]]'), 'bob', badNarrow('unknown stream')],
     [
       'guest, unsubscribed public stream',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["stream","engineering"]]' },
+      narrowed('[["stream","engineering"]]'),
       'guest',
-      { msg: 'Invalid narrow operator: unknown stream', code: 'BAD_NARROW' },
+      badNarrow('unknown stream'),
     ],
-    [
-      'unknown sender',
-      { anchor: 'newest', num_before: 1, num_after: 0, narrow: '[["sender","x@y.z"]]' },
-      'alice',
-      { msg: 'Invalid narrow operator: unknown user', code: 'BAD_NARROW' },
-    ],
+    ['unknown sender', narrowed('[["sender","x@y.z"]]'), 'alice', badNarrow('unknown user')],
   ];
   it.each(errors)('error: %s', async (_name, params, who, expected) => {
     const r = await get({ alice, bob, guest }[who], params);

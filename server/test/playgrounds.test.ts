@@ -1,22 +1,11 @@
 /** Code playgrounds: POST /realm/playgrounds, DELETE /realm/playgrounds/{id}, realm_playgrounds events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { authOf, call, type RawResponse, startTestService, type TestService } from './helpers';
+import { authOf, call, type RawResponse, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let admin: ApiClient;
-let alice: ApiClient;
-let moderator: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  admin = await svc.login('admin');
-  alice = await svc.login('alice');
-  moderator = await svc.login('moderator');
-});
-afterAll(() => svc.close());
+const { svc, admin, alice, moderator } = await serviceWith(['admin', 'alice', 'moderator']);
 
 function add(client: ApiClient, params: Record<string, string>): Promise<RawResponse> {
   return call(svc.url, 'POST', '/realm/playgrounds', { auth: authOf(client), params });

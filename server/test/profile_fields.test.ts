@@ -4,29 +4,15 @@
  * rendered for text types), with custom_profile_fields and realm_user events.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient, Params } from '../../shared/client';
 import { renderMarkdown } from '../markdown';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let admin: ApiClient;
-let moderator: ApiClient;
 const ALICE = 4;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  [alice, bob, admin, moderator] = await Promise.all([
-    svc.login('alice'),
-    svc.login('bob'),
-    svc.login('admin'),
-    svc.login('moderator'),
-  ]);
-});
-afterAll(() => svc.close());
+const { svc, alice, bob, admin, moderator } = await serviceWith(['alice', 'bob', 'admin', 'moderator']);
 
 type Field = Record<string, unknown>;
 

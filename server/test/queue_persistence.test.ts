@@ -7,7 +7,7 @@ import { loginAs, makeTempDir, removeDir, startServerProcess } from '../../test/
 import { QUEUES_FILE } from '../events/persistence';
 import { EventQueue } from '../events/queue';
 import { SERVICE_FEATURE_LEVEL, SERVICE_MERGE_BASE, SERVICE_VERSION } from '../version';
-import { authOf, call, startTestService } from './helpers';
+import { authOf, call, startTestService } from './support/service';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -1,22 +1,10 @@
-/** POST /mark_all_as_read, /mark_stream_as_read, /mark_topic_as_read: batches, time budget, events. */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import { runBatched } from '../actions/read';
 import type { ServiceContext } from '../context';
-import { DB_FILE_NAME } from '../db';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, query, startWith, type TestService } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-function query<T>(svc: TestService, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(svc.dataDir, DB_FILE_NAME), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
 const idOf = (svc: TestService, name: string, table: 'users' | 'streams') =>
   (table === 'users'
     ? query<{ id: number }>(svc, "SELECT id FROM users WHERE email LIKE ? || '@%'", name)
@@ -65,11 +53,9 @@ describe('mark_stream_as_read and mark_topic_as_read', () => {
   let guest: ApiClient;
   let aliceId: number;
   beforeAll(async () => {
-    svc = await startTestService({ rateLimits: { user: 0, ip: 0 } });
-    alice = await svc.login('alice');
-    bob = await svc.login('bob');
-    admin = await svc.login('admin');
-    guest = await svc.login('guest');
+    ({ svc, alice, bob, admin, guest } = await startWith(['alice', 'bob', 'admin', 'guest'], {
+      rateLimits: { user: 0, ip: 0 },
+    }));
     aliceId = idOf(svc, 'alice', 'users');
   }, 60_000);
   afterAll(() => svc.close());
@@ -232,8 +218,7 @@ describe('mark_all_as_read in batches under a time budget', () => {
   let alice: ApiClient;
   beforeAll(async () => {
     // A budget of 0 does one batch per request: the timeout path without waiting for it.
-    svc = await startTestService({ rateLimits: { user: 0, ip: 0 }, workBudgetSeconds: 0 });
-    alice = await svc.login('alice');
+    ({ svc, alice } = await startWith(['alice'], { rateLimits: { user: 0, ip: 0 }, workBudgetSeconds: 0 }));
   }, 60_000);
   afterAll(() => svc.close());
 

@@ -1,5 +1,5 @@
 /** PATCH /realm/user_settings_defaults: the organization's settings for new users. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import {
   DEFAULT_SHARED_SETTINGS,
@@ -7,18 +7,10 @@ import {
   NOTIFICATION_SOUNDS,
   SHARED_SETTING_NAMES,
 } from '../../shared/protocol';
-import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { authOf, call, eventsAfter, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let admin: ApiClient;
-let alice: ApiClient;
-beforeAll(async () => {
-  svc = await startTestService();
-  admin = await svc.login('admin');
-  alice = await svc.login('alice');
-});
-afterAll(() => svc.close());
+const { svc, admin, alice } = await serviceWith(['admin', 'alice']);
 
 const patch = (client: ApiClient, body: string) =>
   call(svc.url, 'PATCH', '/realm/user_settings_defaults', {

@@ -12,15 +12,9 @@ import {
   SHARED_SETTINGS,
 } from '../../shared/protocol';
 import { SERVICE_FEATURE_LEVEL, SERVICE_VERSION } from '../version';
-import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { authOf, call, eventsAfter, serviceWith } from './support/service';
 
-let svc: TestService;
-let alice: ApiClient;
-beforeAll(async () => {
-  svc = await startTestService({ longpollSeconds: 77 });
-  alice = await svc.login('alice');
-});
-afterAll(() => svc.close());
+const { svc, alice } = await serviceWith(['alice'], { longpollSeconds: 77 });
 
 describe('POST /register', () => {
   it('returns a new queue and the fixed fields', async () => {

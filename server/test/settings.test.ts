@@ -1,23 +1,14 @@
 /** PATCH /settings: validation, storage, and the events each change sends. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
 import { accountStateFromSnapshot, applyEvents } from '../../shared/domain';
 import { parseEvent, type ServerEvent, type SettingSpec, SHARED_SETTINGS } from '../../shared/protocol';
 import { loginAs, startServerProcess } from '../../test/support/server';
-import { authOf, call, eventsAfter, startTestService, type TestService } from './helpers';
+import { authOf, call, eventsAfter, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-});
-afterAll(() => svc.close());
+const { svc, alice, bob } = await serviceWith(['alice', 'bob']);
 
 const modern = { client_capabilities: { user_settings_object: true }, event_types: ['user_settings'] };
 

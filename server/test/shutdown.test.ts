@@ -1,3 +1,4 @@
+/** A SIGTERM ends the server process at once, even while a client polls in a loop. */
 import { expect, it } from 'vitest';
 import { loginAs, startServerProcess } from '../../test/support/server';
 
@@ -6,6 +7,10 @@ it('SIGTERM ends the server promptly while a client keeps polling', async () => 
   const client = await loginAs(server, 'alice');
   const q = await client.registerQueue({});
   let stop = false;
+  let markStopped = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    markStopped = resolve;
+  });
   const loop = (async () => {
     let last = q.last_event_id;
     while (!stop) {
@@ -13,7 +18,8 @@ it('SIGTERM ends the server promptly while a client keeps polling', async () => 
         const r = await client.getEvents({ queue_id: q.queue_id as string, last_event_id: last });
         for (const e of r.events) last = Math.max(last, e.id);
       } catch {
-        await new Promise((r) => setTimeout(r, 100));
+        // The server went away, as the test is stopping it: wait for that, not for a guess.
+        await stopped;
       }
     }
   })();
@@ -22,6 +28,7 @@ it('SIGTERM ends the server promptly while a client keeps polling', async () => 
   await server.stop('SIGTERM');
   const ms = Date.now() - t;
   stop = true;
+  markStopped();
   await loop;
   await server.dispose();
   // A hang here would run into the launcher's 10 s kill timeout; answering at once is the point.

@@ -1,35 +1,25 @@
 /** POST /users/me/status: every error row of the spec, the emoji checks, and user_status events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient, Params } from '../../shared/client';
 import { emojiCodeOfHexcode, unicodeEmojiCode } from '../emoji';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let guest: ApiClient;
 const ALICE = 4;
 const BOB = 5;
 const GUEST = 6;
-let partyEmojiId: number;
-let retiredEmojiId: number;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  [alice, bob, guest] = await Promise.all([svc.login('alice'), svc.login('bob'), svc.login('guest')]);
-  // No upload endpoint: custom emoji are seeded straight into the table.
-  svc.sql(
-    "INSERT INTO realm_emoji (id, realm_id, name, author_id, file_name) VALUES (41, 1, 'party_parrot', 2, 'p.gif')",
-  );
-  svc.sql(
-    "INSERT INTO realm_emoji (id, realm_id, name, author_id, file_name, deactivated) VALUES (42, 1, 'old_logo', 2, 'o.png', 1)",
-  );
-  partyEmojiId = 41;
-  retiredEmojiId = 42;
-});
-afterAll(() => svc.close());
+const { svc, alice, bob, guest } = await serviceWith(['alice', 'bob', 'guest']);
+// No upload endpoint: custom emoji are seeded straight into the table.
+svc.sql(
+  "INSERT INTO realm_emoji (id, realm_id, name, author_id, file_name) VALUES (41, 1, 'party_parrot', 2, 'p.gif')",
+);
+svc.sql(
+  "INSERT INTO realm_emoji (id, realm_id, name, author_id, file_name, deactivated) VALUES (42, 1, 'old_logo', 2, 'o.png', 1)",
+);
+const partyEmojiId = 41;
+const retiredEmojiId = 42;
 
 async function statuses(client: ApiClient): Promise<Record<string, unknown>> {
   const state = await client.request('POST', '/register', { fetch_event_types: ['user_status'] });
@@ -80,6 +70,11 @@ describe('emoji data', () => {
 
 describe('POST /users/me/status errors', () => {
   const long = 'x'.repeat(61);
+  const emoji = (name: string, code: string, type: string) => ({
+    emoji_name: name,
+    emoji_code: code,
+    reaction_type: type,
+  });
   const cases: [string, Params, string][] = [
     ['no parameter', {}, 'Client did not pass any new values.'],
     ['only emoji_code', { emoji_code: '1f419' }, 'Client did not pass any new values.'],
@@ -101,43 +96,31 @@ describe('POST /users/me/status errors', () => {
     ],
     [
       'a name that does not match the code',
-      { emoji_name: 'octopus', emoji_code: '1f697', reaction_type: 'unicode_emoji' },
+      emoji('octopus', '1f697', 'unicode_emoji'),
       'Invalid emoji name.',
     ],
-    [
-      'an unknown unicode code',
-      { emoji_name: 'octopus', emoji_code: 'fffff', reaction_type: 'unicode_emoji' },
-      'Invalid emoji code.',
-    ],
-    [
-      'an unknown custom emoji id',
-      { emoji_name: 'party_parrot', emoji_code: '999', reaction_type: 'realm_emoji' },
-      'Invalid custom emoji.',
-    ],
+    ['an unknown unicode code', emoji('octopus', 'fffff', 'unicode_emoji'), 'Invalid emoji code.'],
+    ['an unknown custom emoji id', emoji('party_parrot', '999', 'realm_emoji'), 'Invalid custom emoji.'],
     [
       'a custom emoji id that is not a number',
-      { emoji_name: 'party_parrot', emoji_code: 'party_parrot', reaction_type: 'realm_emoji' },
+      emoji('party_parrot', 'party_parrot', 'realm_emoji'),
       'Invalid custom emoji.',
     ],
     [
       'a custom emoji under another name',
-      { emoji_name: 'octopus', emoji_code: '41', reaction_type: 'realm_emoji' },
+      emoji('octopus', '41', 'realm_emoji'),
       'Invalid custom emoji name.',
     ],
     [
       'a deactivated custom emoji',
-      { emoji_name: 'old_logo', emoji_code: '42', reaction_type: 'realm_emoji' },
+      emoji('old_logo', '42', 'realm_emoji'),
       'This custom emoji has been deactivated.',
     ],
     ['a deactivated custom emoji by name', { emoji_name: 'old_logo' }, "Emoji 'old_logo' does not exist"],
-    [
-      'an unknown extra emoji',
-      { emoji_name: 'other', emoji_code: 'other', reaction_type: 'service_extra_emoji' },
-      'Invalid emoji code.',
-    ],
+    ['an unknown extra emoji', emoji('other', 'other', 'service_extra_emoji'), 'Invalid emoji code.'],
     [
       'an extra emoji under another name',
-      { emoji_name: 'octopus', emoji_code: 'service', reaction_type: 'service_extra_emoji' },
+      emoji('octopus', 'service', 'service_extra_emoji'),
       'Invalid emoji name.',
     ],
     ['an unknown reaction_type', { emoji_name: 'octopus', reaction_type: 'sticker' }, 'Invalid emoji type.'],

@@ -1,24 +1,13 @@
 /** PATCH /streams/{stream_id}: every parameter, the state table's transitions, errors, events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, Params } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
+import type { Params } from '../../shared/client';
 import type { DemoUser } from '../../test/support/server';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, everyone, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-const clients = {} as Record<DemoUser, ApiClient>;
-const ids = {} as Record<DemoUser, number>;
-const WHO: DemoUser[] = ['owner', 'admin', 'moderator', 'alice', 'bob', 'guest'];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  for (const who of WHO) {
-    clients[who] = await svc.login(who);
-    ids[who] = (await clients[who].getOwnUser()).user_id;
-  }
-});
-afterAll(() => svc.close());
+const { svc } = await serviceWith([]);
+const { clients, ids } = await everyone(svc);
 
 const patch = (who: DemoUser, streamId: number | string, params: Params) =>
   call(svc.url, 'PATCH', `/streams/${streamId}`, { auth: authOf(clients[who]), params });

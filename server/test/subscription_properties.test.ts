@@ -1,24 +1,12 @@
 /** POST /users/me/subscriptions/properties: every property, its events, and its errors. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient, Params } from '../../shared/client';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, demoIds, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-const streamIds: Record<string, number> = {};
-
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-  const admin = await svc.login('admin');
-  const r = await admin.request('GET', '/streams', { include_all_active: true });
-  for (const s of r.streams as { name: string; stream_id: number }[]) streamIds[s.name] = s.stream_id;
-});
-afterAll(() => svc.close());
+const { svc, alice, bob } = await serviceWith(['alice', 'bob']);
+const streamIds = demoIds(svc).streams;
 
 const update = (client: ApiClient, data: unknown[], extra: Params = {}) =>
   client.request('POST', '/users/me/subscriptions/properties', { subscription_data: data, ...extra });

@@ -1,27 +1,13 @@
 /** POST, DELETE and GET /users/me/subscriptions: stream creation, access rules, events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient, Params } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
+import type { Params } from '../../shared/client';
 import type { DemoUser } from '../../test/support/server';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, everyone, serviceWith } from './support/service';
 import { DEFAULT_REGISTER_PARAMS, verifyAction } from './support/verify-action';
 
-let svc: TestService;
-const clients = {} as Record<DemoUser, ApiClient>;
-const ids = {} as Record<DemoUser, number>;
-const emails = {} as Record<DemoUser, string>;
-const WHO: DemoUser[] = ['owner', 'admin', 'moderator', 'alice', 'bob', 'guest'];
-
-beforeAll(async () => {
-  svc = await startTestService();
-  for (const who of WHO) {
-    clients[who] = await svc.login(who);
-    const me = await clients[who].getOwnUser();
-    ids[who] = me.user_id;
-    emails[who] = me.email;
-  }
-});
-afterAll(() => svc.close());
+const { svc } = await serviceWith([]);
+const { clients, ids, emails } = await everyone(svc);
 
 const post = (who: DemoUser, params: Params) =>
   call(svc.url, 'POST', '/users/me/subscriptions', { auth: authOf(clients[who]), params });
@@ -315,7 +301,7 @@ describe('POST /users/me/subscriptions: existing streams', () => {
     );
     svc.sql("UPDATE streams SET is_web_public = 1 WHERE name = 'engineering'");
     try {
-      // The one stream-access rule (objects/streams.ts accessStream): like any user of the
+      // The one stream-access rule (permissions.ts canAccessStream): like any user of the
       // realm, a guest may post to a web-public stream and keep drafts for it, subscribed or not.
       const send = () =>
         call(svc.url, 'POST', '/messages', {

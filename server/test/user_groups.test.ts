@@ -1,29 +1,16 @@
 /** User groups: POST /user_groups/create, GET /user_groups, user_group add events. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
-import { authOf, call, type RawResponse, startTestService, type TestService } from './helpers';
+import { authOf, call, type RawResponse, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
-
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-let guest: ApiClient;
-let admin: ApiClient;
 
 // Demo ids: owner 1, admin 2, moderator 3, alice 4, bob 5, guest 6, webhook bot 7.
 const ALICE = 4;
 const BOB = 5;
 const BOT = 7;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-  guest = await svc.login('guest');
-  admin = await svc.login('admin');
-});
-afterAll(() => svc.close());
+const { svc, alice, bob, guest, admin } = await serviceWith(['alice', 'bob', 'guest', 'admin']);
 
 function create(client: ApiClient, params: Record<string, string>): Promise<RawResponse> {
   return call(svc.url, 'POST', '/user_groups/create', { auth: authOf(client), params });

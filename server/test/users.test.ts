@@ -1,39 +1,20 @@
 /** GET /users and GET /users/{email} (or a user id): the User table, delivery_email, avatars, profile data. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userSchema } from '../../shared/protocol';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { memberUser } from './support/expected';
+import { call, serviceWithAuth } from './support/service';
 
-let svc: TestService;
-let alice: [string, string];
-let admin: [string, string];
-let moderator: [string, string];
+const { svc, alice, admin, moderator } = await serviceWithAuth(['alice', 'admin', 'moderator']);
 
-beforeAll(async () => {
-  svc = await startTestService();
-  [alice, admin, moderator] = (
-    await Promise.all([svc.login('alice'), svc.login('admin'), svc.login('moderator')])
-  ).map(authOf) as [[string, string], [string, string], [string, string]];
-});
-afterAll(() => svc.close());
-
-const aliceUser = () => ({
-  user_id: 4,
-  email: svc.demo.users.alice,
-  full_name: 'Alice Doe',
-  is_admin: false,
-  is_owner: false,
-  is_billing_admin: false,
-  role: 400,
-  is_guest: false,
-  is_bot: false,
-  is_active: true,
-  timezone: 'Europe/Berlin',
-  date_joined: '2025-02-04T09:00:00.000Z',
-  avatar_url: null,
-  avatar_version: 1,
-  bot_type: null,
-});
+const aliceUser = () =>
+  memberUser({
+    user_id: 4,
+    email: svc.demo.users.alice,
+    full_name: 'Alice Doe',
+    timezone: 'Europe/Berlin',
+    date_joined: '2025-02-04T09:00:00.000Z',
+  });
 
 const aliceProfile = {
   '1': { value: 'Software engineer', rendered_value: '<p>Software engineer</p>' },

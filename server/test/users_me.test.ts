@@ -1,16 +1,10 @@
 /** GET /users/me. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownUserResponseSchema } from '../../shared/protocol';
-import { authOf, call, startTestService, type TestService } from './helpers';
+import { authOf, call, serviceWithAuth } from './support/service';
 
-let svc: TestService;
-let alice: [string, string];
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = authOf(await svc.login('alice'));
-});
-afterAll(() => svc.close());
+const { svc, alice } = await serviceWithAuth(['alice']);
 
 describe('GET /users/me', () => {
   it('returns the requester as the spec’s User', async () => {

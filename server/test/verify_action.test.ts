@@ -1,22 +1,12 @@
 /** verify-action and apply-events themselves: real actions pass, a wrong reducer result fails. */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
 import type { RawEvent } from '../../shared/protocol';
-import { startTestService, type TestService } from './helpers';
 import { applyEventsToState } from './support/apply-events';
+import { serviceWith } from './support/service';
 import { normalizeState, verifyAction } from './support/verify-action';
 
-let svc: TestService;
-let alice: ApiClient;
-let bob: ApiClient;
-
-beforeAll(async () => {
-  svc = await startTestService();
-  alice = await svc.login('alice');
-  bob = await svc.login('bob');
-});
-afterAll(() => svc.close());
+const { alice, bob } = await serviceWith(['alice', 'bob']);
 
 describe('verifyAction', () => {
   it('checks a PATCH /settings change: one user_settings event, to the user only', async () => {

@@ -2,34 +2,24 @@
 
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, basicAuthHeader } from '../../shared/client';
+import { describe, expect, it } from 'vitest';
+import { basicAuthHeader } from '../../shared/client';
 import { authenticateWebhook } from '../auth';
 import { DB_FILE_NAME } from '../db';
 import { RequestParams } from '../params';
 import { resolveConfig } from '../webhooks/post';
 import { INTEGRATIONS } from '../webhooks/registry';
 import type { Integration } from '../webhooks/types';
-import { authOf, type RawResponse, startTestService, type TestService } from './helpers';
+import { authOf, type RawResponse, serviceWith } from './support/service';
 import { DEFAULT_REGISTER_PARAMS, verifyAction } from './support/verify-action';
-
-let svc: TestService;
-let admin: ApiClient;
-let alice: ApiClient;
-let bot: { email: string; api_key: string };
 
 // Demo ids: admin 2 (the webhook bot's owner), alice 4, webhook bot 7; general is stream 1.
 const ADMIN = 2;
 const BOT = 7;
 const GENERAL = 1;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  admin = await svc.login('admin');
-  alice = await svc.login('alice');
-  bot = svc.demo.webhook_bot;
-});
-afterAll(() => svc.close());
+const { svc, admin, alice } = await serviceWith(['admin', 'alice']);
+const bot = svc.demo.webhook_bot;
 
 const hello = {
   featured_title: 'Marilyn Monroe',

@@ -232,3 +232,45 @@ export function checkSettingValue(name: SettingName, value: unknown): string | n
         : `${name} is too long (limit: ${type.maxLength} characters)`;
   }
 }
+
+/** A PATCH /settings body as the app sends it: any of the user's settings, each with a value of its type. */
+export type SettingChanges = Partial<UserSettingsValues>;
+
+// ---- subscription properties -----------------------------------------------------------------
+
+/** The value a subscription property takes; `bool-or-inherit` also takes null ("my own setting"). */
+export type SubscriptionPropertyKind = 'color' | 'bool' | 'bool-or-inherit';
+
+/**
+ * POST /users/me/subscriptions/properties: the properties a user may change on a subscription,
+ * as data. The notification properties take null too, meaning "follow my own setting"
+ * (enable_stream_desktop_notifications and the like).
+ */
+export const SUBSCRIPTION_PROPERTIES = {
+  color: 'color',
+  is_muted: 'bool',
+  in_home_view: 'bool',
+  pin_to_top: 'bool',
+  desktop_notifications: 'bool-or-inherit',
+  email_notifications: 'bool-or-inherit',
+  push_notifications: 'bool-or-inherit',
+  audible_notifications: 'bool-or-inherit',
+  wildcard_mentions_notify: 'bool-or-inherit',
+} as const satisfies Record<string, SubscriptionPropertyKind>;
+
+export type SubscriptionPropertyName = keyof typeof SUBSCRIPTION_PROPERTIES;
+
+type PropertyValueOf<K extends SubscriptionPropertyKind> = K extends 'color'
+  ? string
+  : K extends 'bool'
+    ? boolean
+    : boolean | null;
+
+export type SubscriptionPropertyValues = {
+  -readonly [P in SubscriptionPropertyName]: PropertyValueOf<(typeof SUBSCRIPTION_PROPERTIES)[P]>;
+};
+
+/** One entry of `subscription_data`: a property with a value of that property's type. */
+export type SubscriptionPropertyChange = {
+  [P in SubscriptionPropertyName]: { stream_id: number; property: P; value: SubscriptionPropertyValues[P] };
+}[SubscriptionPropertyName];

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../../../shared/client';
 import { type EndpointSpec, endpointName, type ParamSpec } from '../../../shared/protocol';
-import { authOf, call, type RawResponse, type TestService } from '../helpers';
+import { authOf, call, type RawResponse, type TestService } from './service';
 
 export type Fixtures = Record<string, string>;
 

@@ -1,0 +1,124 @@
+/**
+ * GET /messages in SQL: a narrow whose operands are already resolved to ids and checked
+ * (actions/message-fetch.ts) becomes a WHERE clause over `m` (messages) and `um` (the user's
+ * copy, NULL when the user has none), and the window of messages around an anchor is read
+ * with it.
+ */
+import { FLAGS } from './flags';
+import type { Db } from './index';
+import type { MessageRow } from './messages';
+
+/** One narrow term, resolved: what it keeps. */
+export type NarrowFilter =
+  | { kind: 'stream'; streamId: number }
+  | { kind: 'topic'; topic: string }
+  | { kind: 'sender'; userId: number }
+  | { kind: 'id'; messageId: number }
+  | { kind: 'search'; text: string }
+  | { kind: 'is'; what: keyof typeof IS_SQL }
+  /** A direct-message conversation by its recipient (-1: a conversation that never was). */
+  | { kind: 'conversation'; recipientId: number };
+
+export interface MessageQuery {
+  userId: number;
+  realmId: number;
+  filters: { filter: NarrowFilter; negated: boolean }[];
+  /** A stream whose whole history the user may read: its messages count without a copy. */
+  historyStreamId: number | null;
+}
+
+interface Sql {
+  where: string;
+  args: unknown[];
+}
+
+/** `is:` operands as conditions on the message and the user's flags. */
+const IS_SQL = {
+  private: 'm.stream_id IS NULL',
+  unread: `um.flags IS NOT NULL AND (um.flags & ${FLAGS.read}) = 0`,
+  starred: `(um.flags & ${FLAGS.starred}) != 0`,
+  mentioned: `(um.flags & ${FLAGS.mentioned | FLAGS.wildcard_mentioned}) != 0`,
+  alerted: `(um.flags & ${FLAGS.has_alert_word}) != 0`,
+} as const;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filterSql(filter: NarrowFilter): Sql {
+  switch (filter.kind) {
+    case 'stream':
+      return { where: 'm.stream_id = ?', args: [filter.streamId] };
+    case 'topic':
+      return { where: 'm.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE', args: [filter.topic] };
+    case 'sender':
+      return { where: 'm.sender_id = ?', args: [filter.userId] };
+    case 'id':
+      return { where: 'm.id = ?', args: [filter.messageId] };
+    case 'search': {
+      const like = `%${escapeLike(filter.text)}%`;
+      return { where: "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')", args: [like, like] };
+    }
+    case 'is':
+      return { where: IS_SQL[filter.what], args: [] };
+    case 'conversation':
+      return { where: 'm.stream_id IS NULL AND m.recipient_id = ?', args: [filter.recipientId] };
+  }
+}
+
+/**
+ * The messages the user may read within the narrow: their own copies, and every message of
+ * the history stream (a stream the narrow names whose whole history the user may read).
+ */
+function whereSql(q: MessageQuery): Sql {
+  const parts: string[] = ['m.realm_id = ?'];
+  const args: unknown[] = [q.realmId];
+  for (const { filter, negated } of q.filters) {
+    const sql = filterSql(filter);
+    parts.push(negated ? `NOT (${sql.where})` : `(${sql.where})`);
+    args.push(...sql.args);
+  }
+  if (q.historyStreamId === null) parts.push('um.user_id IS NOT NULL');
+  else {
+    parts.push('(um.user_id IS NOT NULL OR m.stream_id = ?)');
+    args.push(q.historyStreamId);
+  }
+  return { where: parts.join(' AND '), args };
+}
+
+/** A message with the user's flag bits (null without a copy). */
+export type FetchedRow = MessageRow & { um_flags: number | null };
+const FROM = 'FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?';
+
+/** The oldest message of the narrow the user has an unread copy of. */
+export function firstUnreadMessageId(db: Db, q: MessageQuery): number | null {
+  const { where, args } = whereSql(q);
+  const row = db
+    .prepare(
+      `SELECT MIN(m.id) AS id ${FROM} WHERE ${where} AND um.flags IS NOT NULL AND (um.flags & ${FLAGS.read}) = 0`,
+    )
+    .get(q.userId, ...args) as { id: number | null };
+  return row.id;
+}
+
+/**
+ * Up to `numBefore + 1` messages before the anchor (newest first) and `numAfter + 1` after
+ * it (oldest first), one more than asked so the caller can tell whether the narrow goes on,
+ * and the message at the anchor when asked for.
+ */
+export function messageWindow(
+  db: Db,
+  q: MessageQuery,
+  w: { anchor: number; numBefore: number; numAfter: number; includeAnchor: boolean },
+): { before: FetchedRow[]; atAnchor: FetchedRow | undefined; after: FetchedRow[] } {
+  const { where, args } = whereSql(q);
+  const select = `SELECT m.*, um.flags AS um_flags ${FROM} WHERE ${where}`;
+  const before = db
+    .prepare(`${select} AND m.id < ? ORDER BY m.id DESC LIMIT ?`)
+    .all(q.userId, ...args, w.anchor, w.numBefore + 1) as FetchedRow[];
+  const after = db
+    .prepare(`${select} AND m.id > ? ORDER BY m.id ASC LIMIT ?`)
+    .all(q.userId, ...args, w.anchor, w.numAfter + 1) as FetchedRow[];
+  const atAnchor = w.includeAnchor
+    ? (db.prepare(`${select} AND m.id = ?`).get(q.userId, ...args, w.anchor) as FetchedRow | undefined)
+    : undefined;
+  return { before, atAnchor, after };
+}

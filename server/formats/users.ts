@@ -1,0 +1,107 @@
+/**
+ * The spec's User object, as the viewer may see it: one builder for register's realm_users,
+ * GET /users, GET /users/me and realm_user events, so they cannot drift apart.
+ */
+import type { Db } from '../db';
+import { EMAIL_VISIBILITY, type RealmRow } from '../db/realm';
+import { profileFieldValues } from '../db/realm-data';
+import { maxMessageIdForUser, type UserRow } from '../db/users';
+import { canAccessDeliveryEmail, isAdmin, isGuest, isOwner } from '../permissions';
+
+export type ProfileData = Record<string, { value: string; rendered_value?: string }>;
+
+export interface UserView {
+  viewer: UserRow;
+  realm: RealmRow;
+  /** The client computes external-avatar URLs itself (spec client_extavatar). */
+  clientExtavatar: boolean;
+  /** Profile data of non-bots, by user id; omit to leave profile_data out. */
+  profileData?: Map<number, ProfileData>;
+}
+
+/** Our own avatar address; external avatars are left to clients that asked for that. */
+export function avatarUrl(user: UserRow, clientExtavatar: boolean): string | null {
+  if (clientExtavatar && user.avatar_source === 'G') return null;
+  return `/avatar/${user.id}?v=${user.avatar_version}`;
+}
+
+export function dateJoined(user: UserRow): string {
+  return new Date(user.date_joined_ms).toISOString();
+}
+
+export function profileDataOf(db: Db, realmId: number, userIds?: number[]): Map<number, ProfileData> {
+  const rows = profileFieldValues(db, realmId);
+  const wanted = userIds ? new Set(userIds) : null;
+  const result = new Map<number, ProfileData>();
+  for (const row of rows) {
+    if (wanted && !wanted.has(row.user_id)) continue;
+    let data = result.get(row.user_id);
+    if (!data) {
+      data = {};
+      result.set(row.user_id, data);
+    }
+    data[String(row.field_id)] = profileValue(row.value, row.rendered_value);
+  }
+  return result;
+}
+
+/** One profile_data entry: rendered_value only for Markdown field types. */
+export function profileValue(
+  value: string,
+  rendered: string | null,
+): { value: string; rendered_value?: string } {
+  return rendered === null ? { value } : { value, rendered_value: rendered };
+}
+
+/** The role as flags: in every User object, and in register's fields about the user. */
+export function roleFlags(user: UserRow) {
+  return {
+    is_admin: isAdmin(user),
+    is_owner: isOwner(user),
+    is_guest: isGuest(user),
+    is_billing_admin: user.is_billing_admin === 1,
+  };
+}
+
+/** Fields every form of the User object has. */
+function baseUser(user: UserRow) {
+  return {
+    user_id: user.id,
+    email: user.email,
+    full_name: user.full_name,
+    ...roleFlags(user),
+    role: user.role,
+    is_bot: user.is_bot === 1,
+    is_active: user.is_active === 1,
+    timezone: user.timezone,
+    date_joined: dateJoined(user),
+  };
+}
+
+/** A user in lists (register realm_users, GET /users, realm_user add events). */
+export function formatUser(user: UserRow, view: UserView): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    ...baseUser(user),
+    avatar_url: avatarUrl(user, view.clientExtavatar),
+    avatar_version: user.avatar_version,
+    bot_type: user.bot_type,
+  };
+  if (user.is_bot) result.bot_owner_id = user.bot_owner_id;
+  if (canAccessDeliveryEmail(view.viewer, view.realm)) result.delivery_email = user.delivery_email;
+  if (!user.is_bot && view.profileData) result.profile_data = view.profileData.get(user.id) ?? {};
+  return result;
+}
+
+/** GET /users/me: the requester, with avatar_version and max_message_id. */
+export function formatOwnUser(db: Db, user: UserRow, realm: RealmRow): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    ...baseUser(user),
+    avatar_url: avatarUrl(user, false),
+    avatar_version: user.avatar_version,
+    max_message_id: maxMessageIdForUser(db, user.id),
+  };
+  if (realm.email_address_visibility !== EMAIL_VISIBILITY.everyone)
+    result.delivery_email = user.delivery_email;
+  if (!user.is_bot) result.profile_data = profileDataOf(db, realm.id, [user.id]).get(user.id) ?? {};
+  return result;
+}
