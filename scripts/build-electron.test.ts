@@ -9,10 +9,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron } from '../../scripts/build-electron';
-import { ApiClient } from '../../shared/client';
+import { ApiClient } from '../shared/client';
+import { buildElectron } from './build-electron';
+import { RUNTIME_ICONS } from './icons';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let tmp: string;
 let outDir: string;
 let serverDir: string;
@@ -38,6 +39,13 @@ describe('main.cjs', () => {
     const external = requiredModules(code).filter((m) => m !== 'electron' && !m.startsWith('node:'));
     expect(external).toEqual([]);
     expect(code).toContain('registerSchemesAsPrivileged');
+  });
+
+  it("has main's images beside it in icons/, copies of the committed PNGs", async () => {
+    for (const [name, source] of Object.entries(RUNTIME_ICONS)) {
+      const copy = await readFile(path.join(outDir, 'icons', name));
+      expect(copy.equals(await readFile(path.join(repoRoot, source)))).toBe(true);
+    }
   });
 });
 

@@ -8,16 +8,33 @@
  *                                                            so there is no tsx; better-sqlite3 stays
  *                                                            external, rebuilt for Electron by
  *                                                            electron-builder)
- * The renderer is built by Vite (`npm run build:renderer`). `--icon [FILE]` instead rewrites
- * build/icon.png from electron/host/icons.ts.
+ * and copies the images main loads at run time (scripts/icons.ts) to dist/electron/icons/.
+ * The renderer is built by Vite (`npm run build:renderer`).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { appIconPng } from '../electron/host/icons';
+import { RUNTIME_ICONS } from './icons';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Node's built-in modules, required by a dependency under their bare name ('fs', 'path'),
+ * stay external and are spelt `node:fs`, `node:path` in the bundle: one spelling, which no
+ * package in node_modules can shadow, and which a test can tell from a missed dependency.
+ */
+const nodeBuiltinsAsNodeScheme: Plugin = {
+  name: 'node-builtins-as-node-scheme',
+  setup(b) {
+    const bare = builtinModules.filter((m) => !m.startsWith('_') && !m.startsWith('node:'));
+    b.onResolve({ filter: new RegExp(`^(${bare.join('|')})$`) }, (args) => ({
+      path: `node:${args.path}`,
+      external: true,
+    }));
+  },
+};
 
 // Targets are conservative for Electron 40 (Node 22+ / Chromium 130+ are safe floors).
 const common = {
@@ -27,34 +44,8 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   absWorkingDir: repoRoot,
+  plugins: [nodeBuiltinsAsNodeScheme] as Plugin[],
 } as const;
-
-/** The server's entry ends in a top-level `await main();`, which CJS cannot express. */
-const SERVER_ENTRY_AWAIT = /^await main\(\);\s*$/m;
-
-/**
- * Rewrites that one statement into a promise chain with the same outcome (an unhandled
- * failure ends the process). Fails the build if the entry no longer has that shape, so a
- * change there is noticed here rather than in a packaged app.
- */
-const serverEntryWithoutTopLevelAwait: Plugin = {
-  name: 'server-entry-without-top-level-await',
-  setup(b) {
-    const entry = path.join(repoRoot, 'server', 'main.ts');
-    b.onLoad({ filter: /[\\/]server[\\/]main\.ts$/ }, async (args) => {
-      if (path.resolve(args.path) !== entry) return undefined;
-      const source = await readFile(args.path, 'utf8');
-      if (!SERVER_ENTRY_AWAIT.test(source)) {
-        throw new Error('server/main.ts no longer ends in `await main();`: update scripts/build-electron.ts');
-      }
-      const contents = source.replace(
-        SERVER_ENTRY_AWAIT,
-        "main().catch((error) => {\n  process.stderr.write('confab-server: ' + String(error) + '\\n');\n  process.exit(1);\n});\n",
-      );
-      return { contents, loader: 'ts' };
-    });
-  },
-};
 
 export async function buildElectron(
   outDir = path.join(repoRoot, 'dist', 'electron'),
@@ -77,11 +68,15 @@ export async function buildElectron(
       target: 'chrome130',
       external: ['electron'],
     }),
+    copyRuntimeIcons(path.join(outDir, 'icons')),
     buildServer(serverDir),
   ]);
 }
 
-/** The embedded server as one CJS file that plain Node and Electron's utility process can run. */
+/**
+ * The embedded server as one CJS file that plain Node and Electron's utility process can run,
+ * from the same entry as `npm run server` (which is written without a top-level await for this).
+ */
 export async function buildServer(outDir = path.join(repoRoot, 'dist', 'server')): Promise<void> {
   await build({
     ...common,
@@ -96,22 +91,22 @@ export async function buildServer(outDir = path.join(repoRoot, 'dist', 'server')
     // this file's own URL: CJS has no import.meta.
     define: { 'import.meta.url': '__confabImportMetaUrl' },
     banner: { js: "var __confabImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [serverEntryWithoutTopLevelAwait],
   });
 }
 
-/** The packaging icon (build/icon.png, 512 px; electron-builder derives the .icns and .ico from it). */
-export async function writeAppIcon(file = path.join(repoRoot, 'build', 'icon.png')): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, appIconPng(512));
+/** The tray icon and the taskbar overlay, beside main.cjs (electron/main/icons.ts loads them). */
+async function copyRuntimeIcons(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await Promise.all(
+    Object.entries(RUNTIME_ICONS).map(([name, source]) =>
+      copyFile(path.join(repoRoot, source), path.join(dir, name)),
+    ),
+  );
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [first, second] = process.argv.slice(2);
-  const outDir = first ? path.resolve(first) : undefined;
-  const task =
-    first === '--icon' ? writeAppIcon(second ? path.resolve(second) : undefined) : buildElectron(outDir);
-  task.catch((error: unknown) => {
+  const [outDir] = process.argv.slice(2);
+  buildElectron(outDir ? path.resolve(outDir) : undefined).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

@@ -1,13 +1,13 @@
 // electron-builder.yml: checked against electron-builder's own schema (so a misspelt key
 // fails here, not at packaging time) and for the settings that matter.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron } from '../../scripts/build-electron';
-import { writeRendererFixture } from './test-support';
+import { writeRendererFixture } from '../test/support/browser-mode';
+import { buildElectron } from './build-electron';
 
 const require = createRequire(import.meta.url);
 // Both come with electron-builder; js-yaml has no bundled types, so type what we use.
@@ -16,7 +16,7 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
   validateConfiguration(config: unknown, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
 };
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 type Config = Record<string, unknown> & {
   electronFuses: Record<string, boolean>;
   linux: { target: string[]; icon: string };
@@ -60,15 +60,21 @@ describe('electron-builder.yml', () => {
     expect(config.asar).toBe(true);
   });
 
-  it('unpacks and rebuilds the native SQLite driver, and uses the drawn icon', () => {
+  it('unpacks and rebuilds the native SQLite driver, and uses the committed icons', () => {
     expect(config.asarUnpack).toEqual(['node_modules/better-sqlite3/**']);
     expect([config.npmRebuild, config.buildDependenciesFromSource, config.nodeGypRebuild]).toEqual([
       true,
       false,
       false,
     ]);
-    for (const platform of [config.linux, config.mac, config.win])
-      expect(platform.icon).toBe('build/icon.png');
+    expect(config.linux.icon).toBe('build/icons');
+    for (const platform of [config.mac, config.win]) expect(platform.icon).toBe('build/icons/512x512.png');
+  });
+
+  it('names icons that are committed', async () => {
+    for (const icon of [config.linux.icon, config.mac.icon, config.win.icon]) {
+      await expect(access(path.join(repoRoot, icon))).resolves.toBeUndefined();
+    }
   });
 
   it('builds AppImage and deb, dmg, nsis from dist/ and package.json', () => {

@@ -1,13 +1,23 @@
+/**
+ * Browser mode end to end: the page and assets over HTTP with the secret, the WebSocket bridge
+ * with its access checks and frames, and, with the real server, pushes to every open window.
+ */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostFrame } from '../../shared/ipc';
-import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
+import {
+  connectWs,
+  FIXTURE_INDEX_HTML,
+  FrameLog,
+  rawRequest,
+  writeRendererFixture,
+} from '../../test/support/browser-mode';
+import { type EmbeddedServer, startEmbeddedServer } from '../launcher/embedded-server';
 import { type BrowserApp, startBrowserApp } from './start';
 import { CONTENT_SECURITY_POLICY } from './static';
-import { connectWs, FIXTURE_INDEX_HTML, FrameLog, rawRequest, writeRendererFixture } from './test-support';
 
 const EXPECTED_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +

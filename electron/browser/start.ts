@@ -1,6 +1,6 @@
 /**
  * Browser mode, assembled: the profile's 0600 secrets file, the electron/core services, and
- * the host that serves the renderer and the WebSocket bridge. What launch.ts calls.
+ * the host that serves the renderer and the WebSocket bridge. What the launcher calls.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

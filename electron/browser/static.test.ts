@@ -1,3 +1,4 @@
+/** The static-file rules shared by browser mode and app://: safe paths under the renderer, content types. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentTypeFor, staticPathFor } from './static';

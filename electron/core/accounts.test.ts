@@ -5,38 +5,27 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../shared/client';
-import type { AccountSummary, AppState, PushChannel } from '../../shared/ipc';
+import type { AccountSummary, AppState } from '../../shared/ipc';
 import {
-  loginAs,
-  makeTempDir,
-  removeDir,
-  type StartedServer,
-  startServerProcess,
-} from '../../test/support/server';
+  coreTestBed,
+  isPoll,
+  isRegister,
+  pushedConnected,
+  recordingFetch,
+  waitFor,
+} from '../../test/support/core';
+import { loginAs, type StartedServer } from '../../test/support/server';
 import { Accounts } from './accounts';
-import { type Core, createCore, FileSecretStore } from './index';
-import { isPoll, isRegister, recordingFetch, waitFor } from './test-helpers';
+import { FileSecretStore } from './index';
 
 let server: StartedServer;
-let root: string;
-let counter = 0;
-const cores: Core[] = [];
-
-beforeAll(async () => {
-  server = await startServerProcess({});
-  root = await makeTempDir('confab-accounts-');
-});
-afterAll(async () => {
-  await server?.dispose();
-  if (root) await removeDir(root);
-});
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((c) => c.stop()));
+const bed = coreTestBed('confab-accounts-', {}, (started) => {
+  server = started;
 });
 
-const newProfile = () => join(root, `profile-${++counter}`);
+const newProfile = () => bed.newProfile();
 const accountsFile = (profileDir: string) => join(profileDir, 'accounts.json');
 const readList = async (profileDir: string) =>
   JSON.parse(await readFile(accountsFile(profileDir), 'utf8')) as {
@@ -48,22 +37,8 @@ function accountsIn(profileDir: string) {
   return new Accounts({ profileDir, secretStore: new FileSecretStore(join(profileDir, 'secrets.json')) });
 }
 
-async function startCore(profileDir: string, fetchImpl?: FetchLike) {
-  const pushes: { channel: PushChannel; payload: unknown }[] = [];
-  const core = createCore({
-    profileDir,
-    secretStore: new FileSecretStore(join(profileDir, 'secrets.json')),
-    mode: 'browser',
-    appVersion: '0.0.0-test',
-    defaultServerUrl: server.url,
-    isTrustedSender: () => true,
-    ...(fetchImpl && { fetch: fetchImpl }),
-  });
-  core.onPush((channel, payload) => pushes.push({ channel, payload }));
-  await core.start();
-  cores.push(core);
-  return { core, pushes };
-}
+const startCore = (profileDir: string, fetchImpl?: FetchLike) =>
+  bed.start({ profileDir, ...(fetchImpl && { fetch: fetchImpl }) });
 
 /** The server's version and feature level, as a fresh register reports them. */
 async function serverIdentity() {
@@ -177,15 +152,10 @@ describe('The server version of each account, in the core', () => {
         return JSON.stringify(parsed);
       },
     });
-    const { pushes } = await startCore(profileDir, wire.fetch);
+    const started = await startCore(profileDir, wire.fetch);
+    const { pushes } = started;
     const identity = await serverIdentity();
-    await waitFor('connected', () =>
-      pushes.some(
-        (p) =>
-          p.channel === 'account.connection' &&
-          (p.payload as { state: { status: string } }).state.status === 'connected',
-      ),
-    );
+    await pushedConnected(started, account.id);
     await waitFor('the list refreshed', () =>
       pushes.some((p) => p.channel === 'app.state' && (p.payload as AppState).accounts[0]?.featureLevel),
     );

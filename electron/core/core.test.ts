@@ -5,45 +5,32 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountSnapshot, AccountSummary, AppState, IpcResult, PushChannel } from '../../shared/ipc';
-import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
-import { type Core, createCore, FileSecretStore, type SecretStore } from './index';
-import { waitFor } from './test-helpers';
+import { describe, expect, it } from 'vitest';
+import type { AccountSnapshot, AppState } from '../../shared/ipc';
+import {
+  pushedConnected as connected,
+  coreTestBed,
+  signInAs,
+  signInConnected,
+  type TestCore,
+  waitFor,
+} from '../../test/support/core';
+import type { DemoUser, StartedServer } from '../../test/support/server';
+import { FileSecretStore, type SecretStore } from './index';
 
-const SENDER = { window: 'main' };
-
-interface Instance {
-  core: Core;
-  profileDir: string;
+interface Instance extends TestCore {
   secrets: FileSecretStore;
   secretsFile: string;
   /** How often the core asked the secret store for a key (each one a file read + decrypt). */
   secretReads: () => number;
-  pushes: { channel: PushChannel; payload: unknown }[];
-  results: IpcResult<unknown>[];
-  invoke<T>(channel: string, payload: unknown): Promise<IpcResult<T>>;
-  ok<T>(channel: string, payload: unknown): Promise<T>;
 }
 
 let server: StartedServer;
-let root: string;
-const instances: Instance[] = [];
-
-beforeAll(async () => {
-  server = await startServerProcess({});
-  root = await makeTempDir('confab-core-');
-});
-afterAll(async () => {
-  await server?.dispose();
-  if (root) await removeDir(root);
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((i) => i.core.stop()));
+const bed = coreTestBed('confab-core-', {}, (started) => {
+  server = started;
 });
 
-let counter = 0;
-async function instance(profileDir = join(root, `profile-${++counter}`)): Promise<Instance> {
+async function instance(profileDir = bed.newProfile()): Promise<Instance> {
   const secretsFile = join(profileDir, 'secrets.json');
   const secrets = new FileSecretStore(secretsFile);
   let reads = 0;
@@ -56,56 +43,15 @@ async function instance(profileDir = join(root, `profile-${++counter}`)): Promis
     set: (key, value) => secrets.set(key, value),
     delete: (key) => secrets.delete(key),
   };
-  const core = createCore({
+  const started = await bed.start({
     profileDir,
     secretStore: counted,
-    mode: 'browser',
-    appVersion: '0.0.0-test',
-    defaultServerUrl: server.url,
     demoCredentialsFile: join(server.dataDir, 'demo-credentials.json'),
-    isTrustedSender: (sender) => sender === SENDER,
   });
-  const self: Instance = {
-    core,
-    profileDir,
-    secrets,
-    secretsFile,
-    secretReads: () => reads,
-    pushes: [],
-    results: [],
-    async invoke<T>(channel: string, payload: unknown) {
-      const result = await core.handleInvoke(SENDER, channel, payload);
-      self.results.push(result);
-      return result as IpcResult<T>;
-    },
-    async ok<T>(channel: string, payload: unknown) {
-      const result = await self.invoke<T>(channel, payload);
-      if (!result.ok) throw new Error(`${channel} failed: ${result.error.message}`);
-      return result.value;
-    },
-  };
-  core.onPush((channel, payload) => self.pushes.push({ channel, payload }));
-  await core.start();
-  instances.push(self);
-  return self;
+  return { ...started, secrets, secretsFile, secretReads: () => reads };
 }
 
-const signIn = (i: Instance, who: keyof StartedServer['demo']['users']) =>
-  i.ok<AccountSummary>('accounts.signIn', {
-    serverUrl: server.url,
-    email: server.demo.users[who],
-    password: server.demo.password,
-  });
-
-const connected = (i: Instance, accountId: string) =>
-  waitFor(`${accountId} connected`, () =>
-    i.pushes.some(
-      (p) =>
-        p.channel === 'account.connection' &&
-        (p.payload as { accountId: string; state: { status: string } }).accountId === accountId &&
-        (p.payload as { state: { status: string } }).state.status === 'connected',
-    ),
-  );
+const signIn = (i: Instance, who: DemoUser) => signInAs(i, server, who);
 
 describe('Core against the real server', () => {
   it('offers the demo logins of the embedded server', async () => {
@@ -333,10 +279,7 @@ describe('Core against the real server', () => {
   it('never lets an API key reach the renderer', async () => {
     const app = await instance();
     const other = await instance();
-    const alice = await signIn(app, 'alice');
-    await signIn(other, 'alice');
-    await connected(app, alice.id);
-    await connected(other, alice.id);
+    const alice = await signInConnected(server, 'alice', [app, other]);
     const key = await app.secrets.get(alice.id);
     expect(key?.length).toBeGreaterThanOrEqual(32);
     // Sanity: the scan below can see the key where it is stored.

@@ -6,28 +6,26 @@
  * changed by another client during and after it all arrive, once each, and the machine's
  * final state equals a fresh register.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError, type Credentials } from '../../shared/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient, ApiError } from '../../shared/client';
 import type { AccountSummary, ConnectionState, IpcResult, PushPayloads } from '../../shared/ipc';
-import { startProxy, type TestProxy } from '../../test/support/proxy';
-import {
-  loginAs,
-  makeTempDir,
-  removeDir,
-  type StartedServer,
-  startServerProcess,
-} from '../../test/support/server';
-import { createCore, FileSecretStore } from './index';
 import {
   collect,
+  coreTestBed,
+  credentialsOf,
   isPoll,
   isRegister,
   type RecordedRequest,
   recordingFetch,
+  recordingSleep,
+  serverFixture,
+  startConnected,
   statusPath,
   waitFor,
-} from './test-helpers';
-import { defaultSleep, type Sleep, UpdateMachine, type UpdateMachineOptions } from './update-machine';
+} from '../../test/support/core';
+import { startProxy, type TestProxy } from '../../test/support/proxy';
+import type { StartedServer } from '../../test/support/server';
+import { UpdateMachine, type UpdateMachineOptions } from './update-machine';
 
 const machines: UpdateMachine[] = [];
 const proxies: TestProxy[] = [];
@@ -35,12 +33,6 @@ afterEach(async () => {
   await Promise.all(machines.splice(0).map((m) => m.stop()));
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
-
-async function credentialsOf(server: StartedServer, who: 'alice' | 'bob'): Promise<Credentials> {
-  const client = await loginAs(server, who);
-  if (!client.credentials) throw new Error('loginAs gave no credentials');
-  return client.credentials;
-}
 
 /** A machine talking to the server through a fresh proxy; `other` talks to it directly. */
 async function setup(server: StartedServer, who: 'alice' | 'bob', extra: Partial<UpdateMachineOptions> = {}) {
@@ -114,18 +106,14 @@ const pollInFlight = (t: Setup) =>
 
 describe('UpdateMachine through a failing network', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    // Short holds: a poll waits at most 2 s (its own timeout), heartbeats every second.
-    server = await startServerProcess({ args: ['--heartbeat-seconds', '1', '--longpoll-seconds', '2'] });
-  });
-  afterAll(async () => {
-    await server?.dispose();
+  // Short holds: a poll waits at most 2 s (its own timeout), heartbeats every second.
+  serverFixture({ args: ['--heartbeat-seconds', '1', '--longpoll-seconds', '2'] }, (started) => {
+    server = started;
   });
 
   it('dropped connections: reconnects at once and keeps the queue', async () => {
     const t = await setup(server, 'alice');
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected');
+    await startConnected(t.machine);
     const during: { property: string; value: boolean }[] = [];
 
     // Drop whatever is open until a poll in flight is hit (one may be between two requests).
@@ -145,8 +133,7 @@ describe('UpdateMachine through a failing network', () => {
 
   it('stalled connections: the poll gives up after the server’s long-poll timeout', async () => {
     const t = await setup(server, 'alice');
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected');
+    await startConnected(t.machine);
     const longpoll = t.machine.snapshot()?.state.event_queue_longpoll_timeout_seconds;
     expect(longpoll).toBe(2);
 
@@ -176,14 +163,9 @@ describe('UpdateMachine through a failing network', () => {
   });
 
   it('503 from a proxy: backs off 100, 200, 400 ms, then polls without blocking', async () => {
-    const delays: number[] = [];
-    const sleep: Sleep = (ms, signal) => {
-      delays.push(ms);
-      return defaultSleep(ms, signal);
-    };
+    const { delays, sleep } = recordingSleep();
     const t = await setup(server, 'bob', { random: () => 1, sleep });
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected');
+    await startConnected(t.machine);
 
     t.proxy.respondWith(503, { count: 3 });
     const during = [await toggle(t, 'dense_mode')];
@@ -202,14 +184,9 @@ describe('UpdateMachine through a failing network', () => {
   });
 
   it('429 from a proxy on the poll: waits the Retry-After, not the back-off', async () => {
-    const delays: number[] = [];
-    const sleep: Sleep = (ms, signal) => {
-      delays.push(ms);
-      return defaultSleep(ms, signal);
-    };
+    const { delays, sleep } = recordingSleep();
     const t = await setup(server, 'alice', { random: () => 0, sleep });
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected');
+    await startConnected(t.machine);
 
     t.proxy.respondWith(429, { count: 1, headers: { 'Retry-After': '1' } });
     const during = [await toggle(t, 'dense_mode')];
@@ -224,19 +201,14 @@ describe('UpdateMachine through a failing network', () => {
   });
 
   it('refused connections: the retry times grow to the 10 s cap, then it reconnects', async () => {
-    const delays: number[] = [];
     // Records each back-off and its announced time; sleeps only briefly, so the test is quick.
+    const { delays, sleep } = recordingSleep((ms) => Math.min(ms, 20));
     const announced: number[] = [];
-    const sleep: Sleep = (ms, signal) => {
-      delays.push(ms);
-      return defaultSleep(Math.min(ms, 20), signal);
-    };
     const t = await setup(server, 'bob', { random: () => 1, sleep });
     t.machine.on('connection', (c) => {
       if (c.status === 'reconnecting' && c.nextRetryAt !== null) announced.push(c.nextRetryAt - Date.now());
     });
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected');
+    await startConnected(t.machine);
 
     await t.proxy.cut();
     const during = [await toggle(t, 'fluid_layout_width')];
@@ -261,21 +233,17 @@ describe('UpdateMachine through a failing network', () => {
 
 describe('UpdateMachine and the server’s rate limit', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    server = await startServerProcess({
+  serverFixture(
+    {
       args: ['--rate-limit-user', '5', '--rate-limit-window-seconds', '2'],
-    });
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+    },
+    (started) => {
+      server = started;
+    },
+  );
 
   it('waits at least Retry-After after a 429 before it registers again', async () => {
-    const delays: number[] = [];
-    const sleep: Sleep = (ms, signal) => {
-      delays.push(ms);
-      return defaultSleep(ms, signal);
-    };
+    const { delays, sleep } = recordingSleep();
     const t = await setup(server, 'alice', { random: () => 0, sleep });
     // Use up alice's allowance, so the machine's register is refused.
     const limited = await (async () => {
@@ -295,8 +263,7 @@ describe('UpdateMachine and the server’s rate limit', () => {
     t.machine.on('connection', (c) => {
       if (c.status === 'reconnecting' && refusedAt === 0) refusedAt = Date.now();
     });
-    t.machine.start();
-    await waitFor('connected', () => t.machine.connection().status === 'connected', 30_000);
+    await startConnected(t.machine, 30_000);
     const registers = t.wire.requests.filter(isRegister);
     expect(registers.map((r) => r.status)).toEqual([429, 200]);
     const down = t.seen.connections.find((c) => c.status === 'reconnecting');
@@ -316,33 +283,19 @@ describe('UpdateMachine and the server’s rate limit', () => {
 
 describe('The core when the network comes back', () => {
   let server: StartedServer;
-  let profileDir: string;
-  beforeAll(async () => {
-    server = await startServerProcess({});
-    profileDir = await makeTempDir('confab-network-');
-  });
-  afterAll(async () => {
-    await server?.dispose();
-    if (profileDir) await removeDir(profileDir);
+  const bed = coreTestBed('confab-network-', {}, (started) => {
+    server = started;
   });
 
   it('app.networkChanged drops the back-off and reconnects at once', async () => {
     const proxy = await startProxy({ port: server.port });
     proxies.push(proxy);
-    const core = createCore({
-      profileDir,
-      secretStore: new FileSecretStore(`${profileDir}/secrets.json`),
-      mode: 'browser',
-      appVersion: '0.0.0-test',
-      defaultServerUrl: proxy.url,
-      isTrustedSender: () => true,
-    });
+    const { core } = await bed.start({ defaultServerUrl: proxy.url, isTrustedSender: () => true });
     const states: ConnectionState[] = [];
     core.onPush((channel, payload) => {
       if (channel === 'account.connection')
         states.push((payload as PushPayloads['account.connection']).state);
     });
-    await core.start();
     try {
       const signedIn = (await core.handleInvoke(null, 'accounts.signIn', {
         serverUrl: proxy.url,

@@ -6,55 +6,40 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../shared/client';
-import type { AccountSnapshot, AccountSummary, IpcResult, PushChannel } from '../../shared/ipc';
+import type { AccountSnapshot, AccountSummary } from '../../shared/ipc';
 import type { Subscription } from '../../shared/protocol';
+import {
+  recordingFetch,
+  startTestCore,
+  type TestCore,
+  testCoreOptions,
+  waitFor,
+} from '../../test/support/core';
 import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
-import { type Core, createCore, FileSecretStore } from './index';
-import { recordingFetch } from './test-helpers';
 
-const SENDER = { window: 'main' };
 let server: StartedServer;
 let root: string;
-let core: Core;
-const pushes: { channel: PushChannel; payload: unknown }[] = [];
+let app: TestCore;
 const wire = recordingFetch();
 
 beforeAll(async () => {
   server = await startServerProcess({});
   root = await makeTempDir('confab-subprops-');
-  const profileDir = join(root, 'profile');
-  core = createCore({
-    profileDir,
-    secretStore: new FileSecretStore(join(profileDir, 'secrets.json')),
-    mode: 'browser',
-    appVersion: '0.0.0-test',
-    defaultServerUrl: server.url,
-    demoCredentialsFile: join(server.dataDir, 'demo-credentials.json'),
-    isTrustedSender: (sender) => sender === SENDER,
-    fetch: wire.fetch,
-  });
-  core.onPush((channel, payload) => pushes.push({ channel, payload }));
-  await core.start();
+  app = await startTestCore(
+    testCoreOptions(join(root, 'profile'), {
+      defaultServerUrl: server.url,
+      demoCredentialsFile: join(server.dataDir, 'demo-credentials.json'),
+      fetch: wire.fetch,
+    }),
+  );
 }, 60_000);
 afterAll(async () => {
-  await core?.stop();
+  await app?.core.stop();
   await server?.dispose();
   if (root) await removeDir(root);
 });
 
-/** Polls an async check until it gives a value (the sync waitFor of test-helpers cannot await). */
-async function eventually<T>(what: string, check: () => Promise<T | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const invoke = <T>(channel: string, payload: unknown) =>
-  core.handleInvoke(SENDER, channel, payload) as Promise<IpcResult<T>>;
+const invoke = <T>(channel: string, payload: unknown) => app.invoke<T>(channel, payload);
 
 describe('subscriptions.updateProperties', () => {
   it('writes through the server and the events update the snapshot', async () => {
@@ -65,7 +50,7 @@ describe('subscriptions.updateProperties', () => {
     });
     if (!signedIn.ok) throw new Error(signedIn.error.message);
     const accountId = signedIn.value.id;
-    const snapshot = await eventually('the first snapshot', async () => {
+    const snapshot = await waitFor('the first snapshot', async () => {
       const r = await invoke<AccountSnapshot | null>('account.getSnapshot', { accountId });
       return r.ok ? r.value : null;
     });
@@ -89,7 +74,7 @@ describe('subscriptions.updateProperties', () => {
         { stream_id: general.stream_id, property: 'color', value: '#abcdef' },
       ]),
     );
-    const after = await eventually('the events in the snapshot', async () => {
+    const after = await waitFor('the events in the snapshot', async () => {
       const r = await invoke<AccountSnapshot | null>('account.getSnapshot', { accountId });
       const sub = r.ok
         ? r.value?.state.subscriptions?.find((s) => s.stream_id === general.stream_id)
@@ -98,7 +83,9 @@ describe('subscriptions.updateProperties', () => {
     });
     expect(after).toMatchObject({ is_muted: true, in_home_view: false, color: '#abcdef' });
     expect(
-      pushes.some((p) => p.channel === 'account.events' && JSON.stringify(p.payload).includes('"#abcdef"')),
+      app.pushes.some(
+        (p) => p.channel === 'account.events' && JSON.stringify(p.payload).includes('"#abcdef"'),
+      ),
     ).toBe(true);
 
     const bad = await invoke('subscriptions.updateProperties', {

@@ -3,11 +3,21 @@
  * data directory). The only things faked are the clock-free parts of the back-off (jitter and
  * the length of a sleep) and, where a test says so, what goes over the wire.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, type Credentials, type FetchLike } from '../../shared/client';
 import { MIN_SUPPORTED_FEATURE_LEVEL } from '../../shared/protocol';
-import { loginAs, type StartedServer, startServerProcess } from '../../test/support/server';
-import { collect, isPoll, isRegister, recordingFetch, statusPath, waitFor } from './test-helpers';
+import {
+  collect,
+  credentialsOf,
+  isPoll,
+  isRegister,
+  recordingFetch,
+  serverFixture,
+  startConnected,
+  statusPath,
+  waitFor,
+} from '../../test/support/core';
+import type { StartedServer } from '../../test/support/server';
 import {
   defaultSleep,
   REGISTER_PARAMS,
@@ -34,10 +44,13 @@ function machineFor(
   return machine;
 }
 
-async function credentialsOf(server: StartedServer, who: 'alice' | 'bob' = 'alice'): Promise<Credentials> {
-  const client = await loginAs(server, who);
-  if (!client.credentials) throw new Error('loginAs gave no credentials');
-  return client.credentials;
+/** A machine of alice's on `server`: its wire recorded, its reports collected. */
+async function watchedMachine(server: StartedServer, extra: Partial<UpdateMachineOptions> = {}) {
+  const credentials = await credentialsOf(server);
+  const wire = recordingFetch();
+  const machine = machineFor(server, credentials, wire.fetch, extra);
+  const seen = collect(machine);
+  return { credentials, wire, machine, seen };
 }
 
 async function currentSetting(
@@ -55,18 +68,12 @@ async function currentSetting(
 
 describe('UpdateMachine: register and the long-poll', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    server = await startServerProcess({ args: ['--heartbeat-seconds', '1'] });
-  });
-  afterAll(async () => {
-    await server?.dispose();
+  serverFixture({ args: ['--heartbeat-seconds', '1'] }, (started) => {
+    server = started;
   });
 
   it('registers with our capabilities and a snapshot of generation 0', async () => {
-    const credentials = await credentialsOf(server);
-    const wire = recordingFetch();
-    const machine = machineFor(server, credentials, wire.fetch, { firstGeneration: 7 });
-    const seen = collect(machine);
+    const { wire, machine, seen } = await watchedMachine(server, { firstGeneration: 7 });
     machine.start();
     await waitFor('the snapshot', () => seen.snapshots[0]);
     const register = wire.requests.find(isRegister);
@@ -91,10 +98,7 @@ describe('UpdateMachine: register and the long-poll', () => {
   });
 
   it('drops heartbeats, stays connected and keeps polling; real events still arrive', async () => {
-    const credentials = await credentialsOf(server);
-    const wire = recordingFetch();
-    const machine = machineFor(server, credentials, wire.fetch);
-    const seen = collect(machine);
+    const { credentials, wire, machine, seen } = await watchedMachine(server);
     machine.start();
     // Each poll ends with a heartbeat after 1 s; three answered polls means three heartbeats.
     await waitFor(
@@ -122,10 +126,7 @@ describe('UpdateMachine: register and the long-poll', () => {
   });
 
   it('stop() aborts the waiting poll at once', async () => {
-    const credentials = await credentialsOf(server);
-    const wire = recordingFetch();
-    const machine = machineFor(server, credentials, wire.fetch);
-    const seen = collect(machine);
+    const { wire, machine, seen } = await watchedMachine(server);
     machine.start();
     const poll = await waitFor('a waiting poll', () =>
       wire.requests.find((r) => isPoll(r) && r.outcome === 'pending'),
@@ -210,11 +211,8 @@ describe('UpdateMachine: register and the long-poll', () => {
 
 describe('UpdateMachine: queue garbage collection', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    server = await startServerProcess({ args: ['--queue-idle-seconds', '2'] });
-  });
-  afterAll(async () => {
-    await server?.dispose();
+  serverFixture({ args: ['--queue-idle-seconds', '2'] }, (started) => {
+    server = started;
   });
 
   it('re-registers after BAD_EVENT_QUEUE_ID with generation + 1 and a fresh snapshot', async () => {
@@ -261,20 +259,13 @@ describe('UpdateMachine: queue garbage collection', () => {
 
 describe('UpdateMachine: server restart', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    server = await startServerProcess({});
-  });
-  afterAll(async () => {
-    await server?.dispose();
+  serverFixture({}, (started) => {
+    server = started;
   });
 
   it('after SIGTERM and a restart, goes on with the restored queue at once (no re-register)', async () => {
-    const credentials = await credentialsOf(server);
-    const wire = recordingFetch();
-    const machine = machineFor(server, credentials, wire.fetch);
-    const seen = collect(machine);
-    machine.start();
-    await waitFor('connected', () => machine.connection().status === 'connected');
+    const { credentials, wire, machine, seen } = await watchedMachine(server);
+    await startConnected(machine);
     const queueId = wire.requests.find(isPoll)?.url.searchParams.get('queue_id');
 
     await server.stop('SIGTERM');
@@ -342,8 +333,7 @@ describe('UpdateMachine: server restart', () => {
       restartAt = Date.now();
       levelAtRestart = machine.snapshot()?.state.service_feature_level;
     });
-    machine.start();
-    await waitFor('connected', () => machine.connection().status === 'connected');
+    await startConnected(machine);
     const level = seen.snapshots[0]?.state.service_feature_level as number;
     expect(RESTART_RESYNC_SPREAD_MS).toBe(300_000);
 
@@ -366,16 +356,11 @@ describe('UpdateMachine: server restart', () => {
 
 describe('UpdateMachine: refused connections', () => {
   let server: StartedServer;
-  beforeAll(async () => {
-    server = await startServerProcess({});
-  });
-  afterAll(async () => {
-    await server?.dispose();
+  serverFixture({}, (started) => {
+    server = started;
   });
 
   it('backs off up to 10 s while refused, and wake() retries at once without blocking', async () => {
-    const credentials = await credentialsOf(server);
-    const wire = recordingFetch();
     const delays: number[] = [];
     let hang = false;
     let hanging = false;
@@ -388,10 +373,8 @@ describe('UpdateMachine: refused connections', () => {
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       hanging = false;
     };
-    const machine = machineFor(server, credentials, wire.fetch, { random: () => 1, sleep });
-    const seen = collect(machine);
-    machine.start();
-    await waitFor('connected', () => machine.connection().status === 'connected');
+    const { wire, machine, seen } = await watchedMachine(server, { random: () => 1, sleep });
+    await startConnected(machine);
 
     await server.stop('SIGTERM');
     await waitFor('ten back-offs', () => delays.length >= 10);

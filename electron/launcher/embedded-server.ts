@@ -7,8 +7,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { embeddedServerArgs } from './electron-policy';
-import { type ExitStatus, stopChild, waitForListening } from './server-process';
+import { type ExitStatus, embeddedServerArgs, stopChild, waitForListening } from './server-process';
 
 export interface EmbeddedServer {
   readonly url: string;

@@ -1,3 +1,8 @@
+/**
+ * `npm start`: its options, and the launcher run for real (browser-mode fallback, embedded
+ * server, stopping everything it started, a stand-in Electron binary). Builds dist/electron,
+ * so it type-checks under tsconfig.tools.json.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -5,17 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron } from '../scripts/build-electron';
+import { buildElectron } from '../../scripts/build-electron';
 import {
   connectWs,
   FIXTURE_INDEX_HTML,
   FrameLog,
   rawRequest,
   writeRendererFixture,
-} from './host/test-support';
+} from '../../test/support/browser-mode';
 import { ELECTRON_FALLBACK_MESSAGE, parseLaunchArgs, USAGE, UsageError } from './launch';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const URL_LINE = /Confab is running at (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/;
 
 describe('parseLaunchArgs', () => {
@@ -110,7 +115,7 @@ function launch(args: string[], env: NodeJS.ProcessEnv = {}): Launched {
     ...env,
   };
   if (!('ELECTRON_OVERRIDE_DIST_PATH' in env)) delete fullEnv.ELECTRON_OVERRIDE_DIST_PATH;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/launch.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/launcher/launch.ts', ...args], {
     cwd: repoRoot,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

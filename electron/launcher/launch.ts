@@ -19,12 +19,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { InvalidServerUrlError, normalizeServerUrl } from '../shared/url';
-import { ELECTRON_ENV } from './host/electron-policy';
-import { type EmbeddedServer, startEmbeddedServer } from './host/embedded-server';
-import { defaultProfileDir } from './host/profile';
-import { stopChild } from './host/server-process';
-import { startBrowserApp } from './host/start';
+import { InvalidServerUrlError, normalizeServerUrl } from '../../shared/url';
+import { startBrowserApp } from '../browser/start';
+import { ELECTRON_ENV } from './electron-env';
+import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
+import { defaultProfileDir } from './profile';
+import { stopChild } from './server-process';
 
 export const USAGE = 'usage: npm start -- [--browser] [--server URL] [--port P] [--profile DIR]';
 export const ELECTRON_FALLBACK_MESSAGE =
@@ -96,7 +96,7 @@ function serverOption(value: string): string {
   }
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * The `electron` package exports its binary's path, or throws when the binary was never

@@ -1,7 +1,15 @@
+/** The embedded server's process: its command line, waiting for its listening line, stopping it. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeExit, type ExitStatus, stopChild, waitForListening } from './server-process';
+import {
+  describeExit,
+  type ExitStatus,
+  embeddedServerArgs,
+  parseListeningLine,
+  stopChild,
+  waitForListening,
+} from './server-process';
 
 /** A starting server whose output and exit the test writes. */
 function fakeServer() {
@@ -112,5 +120,33 @@ describe('stopChild', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     await stopChild(child, 10_000);
     expect(child.signalCode).toBe('SIGKILL');
+  });
+});
+
+describe('the embedded server', () => {
+  it('listens on loopback, on a port the OS picks, with the demo organization', () => {
+    expect(embeddedServerArgs('/profile/server')).toEqual([
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      '/profile/server',
+      '--demo',
+    ]);
+  });
+
+  it('reads the listening line, and only a loopback one', () => {
+    expect(parseListeningLine('listening on http://127.0.0.1:43567')).toBe('http://127.0.0.1:43567');
+    expect(parseListeningLine('listening on http://127.0.0.1:43567/\r')).toBe('http://127.0.0.1:43567');
+    for (const line of [
+      'listening on http://0.0.0.0:80',
+      'listening on http://127.0.0.1.evil.com:80',
+      'not listening on http://127.0.0.1:1',
+      'listening on https://127.0.0.1:1 extra',
+      '',
+    ]) {
+      expect(parseListeningLine(line)).toBeNull();
+    }
   });
 });

@@ -1,11 +1,25 @@
 /**
  * Starting and stopping the embedded server's process, the same for the launcher's Node child
- * (host/embedded-server.ts) and the packaged app's Electron utility process
- * (main/embedded-server.ts), and stopping any child the launcher started. No electron import.
+ * (launcher/embedded-server.ts) and the packaged app's Electron utility process
+ * (main/embedded-server.ts): its command line, the line that says it listens, and stopping any
+ * child the launcher started. No electron import.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { parseListeningLine } from './electron-policy';
+
+/**
+ * The embedded server's command line, the same in a utility process (packaged app) and as a
+ * child of the launcher: loopback only, a port the OS picks, the demo organization on first run.
+ */
+export function embeddedServerArgs(dataDir: string): string[] {
+  return ['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo'];
+}
+
+/** The server's one line on stdout once it accepts requests (server/main.ts); null otherwise. */
+export function parseListeningLine(line: string): string | null {
+  const match = /^listening on (http:\/\/127\.0\.0\.1:\d{1,5})\/?$/.exec(line.trim());
+  return match?.[1] ?? null;
+}
 
 export interface ExitStatus {
   code: number | null;
@@ -40,9 +54,9 @@ export interface WaitForListeningOptions {
 }
 
 /**
- * The URL of the server's `listening on` line (electron-policy's parseListeningLine: loopback
- * only); rejects when the process exits or fails first, or after `timeoutMs`. Stopping the
- * process after a failure is the caller's job.
+ * The URL of the server's `listening on` line (parseListeningLine: loopback only); rejects
+ * when the process exits or fails first, or after `timeoutMs`. Stopping the process after a
+ * failure is the caller's job.
  */
 export function waitForListening(server: StartingServer, options: WaitForListeningOptions): Promise<string> {
   return new Promise<string>((resolve, reject) => {

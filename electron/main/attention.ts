@@ -1,13 +1,13 @@
 /**
  * Badge, tray tooltip, desktop notifications and spellchecker languages, driven by the core's
- * pushes through AttentionTracker (electron/host/attention.ts), where every rule lives; it reads
- * each account's state from the core.
+ * pushes through AttentionTracker (electron/core/desktop/attention.ts), where every rule lives;
+ * it reads each account's state from the core.
  */
-import { app, type BrowserWindow, Notification, nativeImage, session, type Tray } from 'electron';
+import { app, type BrowserWindow, Notification, session, type Tray } from 'electron';
 import type { Core } from '../core';
-import { AttentionTracker, badgeText, trayTooltip } from '../host/attention';
-import { spellcheckerLanguages } from '../host/desktop-prefs';
-import { badgeOverlayPng } from '../host/icons';
+import { AttentionTracker, badgeText, trayTooltip } from '../core/desktop/attention';
+import { spellcheckerLanguages } from '../core/desktop/desktop-prefs';
+import { badgeOverlayIcon } from './icons';
 
 export interface AttentionWiring {
   /** The window the app shows (null while none is open). */
@@ -19,7 +19,7 @@ export interface AttentionWiring {
 
 export function wireAttention(core: Core, wiring: AttentionWiring): AttentionTracker {
   const tracker = new AttentionTracker((accountId) => core.accountState(accountId));
-  const overlay = nativeImage.createFromBuffer(badgeOverlayPng(16));
+  const overlay = badgeOverlayIcon();
   // Kept referenced until closed: a collected Notification loses its click handler.
   const shown = new Set<Notification>();
   let lastCount = -1;

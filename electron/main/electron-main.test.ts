@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron } from '../../scripts/build-electron';
 import { ApiClient } from '../../shared/client';
 import { electronInvokeChannel, INVOKE_CHANNELS } from '../../shared/ipc';
-import { ELECTRON_ENV, mainWindowOptions } from './electron-policy';
-import { type EmbeddedServer, startEmbeddedServer } from './embedded-server';
-import { FIXTURE_INDEX_HTML, writeRendererFixture } from './test-support';
+import { FIXTURE_INDEX_HTML, writeRendererFixture } from '../../test/support/browser-mode';
+import { mainWindowOptions } from '../core/desktop/electron-policy';
+import { ELECTRON_ENV } from '../launcher/electron-env';
+import { type EmbeddedServer, startEmbeddedServer } from '../launcher/embedded-server';
 
 type Fn = (...args: never[]) => unknown;
 type Handler = (event: unknown, payload: unknown) => Promise<unknown>;
@@ -171,7 +172,12 @@ function fakeElectron({ version, isPackaged }: FakeOptions) {
       getPrimaryDisplay: () => DISPLAY,
       getAllDisplays: () => [DISPLAY],
     },
-    nativeImage: { createFromBuffer: (png: Buffer) => ({ png }) },
+    nativeImage: {
+      createFromPath: (file: string) => {
+        calls.push(['nativeImage.createFromPath', file]);
+        return { file };
+      },
+    },
     Menu: { buildFromTemplate: (template: unknown) => template },
     Tray: FakeTray,
     Notification: FakeNotification,
@@ -429,6 +435,14 @@ describe('Electron main, started by the launcher', () => {
       expect(res?.status).toBe(404);
       expect(await res?.text()).toBe('Not found.');
     }
+  });
+
+  it('loads the tray icon and the taskbar overlay from the images beside main.cjs', async () => {
+    const loaded = fake.calls.filter(([name]) => name === 'nativeImage.createFromPath').map(([, f]) => f);
+    const icons = path.join(outDir, 'icons');
+    expect([...loaded].sort()).toEqual([path.join(icons, 'badge-overlay.png'), path.join(icons, 'tray.png')]);
+    for (const file of loaded) expect((await readFile(file as string)).length).toBeGreaterThan(0);
+    expect(fake.trays[0]?.image).toEqual({ file: path.join(icons, 'tray.png') });
   });
 
   it('allows the notifications permission only', () => {

@@ -1,7 +1,7 @@
 /**
  * The packaged app's embedded server: dist/server/main.cjs (scripts/build-electron.ts) in an
  * Electron utility process, since the RunAsNode fuse is off and there is no Node to spawn.
- * (In development the launcher, electron/launch.ts, runs it under tsx instead.) Utility
+ * (In development the launcher, electron/launcher/launch.ts, runs it under tsx instead.) Utility
  * processes end with the app's main process, however it ends.
  */
 import { createWriteStream } from 'node:fs';
@@ -9,8 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { utilityProcess } from 'electron';
-import { embeddedServerArgs } from '../host/electron-policy';
-import { type ExitStatus, waitForListening } from '../host/server-process';
+import { type ExitStatus, embeddedServerArgs, waitForListening } from '../launcher/server-process';
 
 export interface UtilityServer {
   url: string;

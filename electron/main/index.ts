@@ -2,18 +2,19 @@
  * Electron glue: lifecycle, windows, security wiring, the app:// protocol, the ipcMain adapter
  * to electron/core, the tray, badge and notifications, and the packaged app's embedded server.
  * The decisions themselves (window options, which URLs, which senders, which permissions,
- * where the window goes, what to count and notify) are pure functions in electron/host
+ * where the window goes, what to count and notify) are pure functions in electron/core/desktop
  * (electron-policy.ts, desktop-prefs.ts, attention.ts), where plain-Node tests check them;
  * this file only connects them to Electron's events.
  *
- * Settings come from the launcher (launch.ts) through the environment; a packaged app
+ * Settings come from the launcher (electron/launcher) through the environment; a packaged app
  * without a launcher uses the per-user profile and starts its own embedded server.
  */
 import path from 'node:path';
 import { app, type BrowserWindow, net, powerMonitor, protocol, session, shell } from 'electron';
 import { type Core, createCore } from '../core';
-import { APP_SCHEME, ELECTRON_ENV, isPermissionAllowed } from '../host/electron-policy';
-import { defaultProfileDir } from '../host/profile';
+import { APP_SCHEME, isPermissionAllowed } from '../core/desktop/electron-policy';
+import { ELECTRON_ENV } from '../launcher/electron-env';
+import { defaultProfileDir } from '../launcher/profile';
 import { handleAppRequest } from './app-protocol';
 import { wireAttention } from './attention';
 import { startUtilityServer, type UtilityServer } from './embedded-server';

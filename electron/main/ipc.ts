@@ -11,7 +11,7 @@ import {
   type IpcResult,
 } from '../../shared/ipc';
 import type { Core } from '../core';
-import { type FrameLike, isTrustedFrame } from '../host/electron-policy';
+import { type FrameLike, isTrustedFrame } from '../core/desktop/electron-policy';
 
 const INTERNAL_ERROR: IpcResult<never> = {
   ok: false,

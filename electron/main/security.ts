@@ -1,6 +1,6 @@
 /** Wires the pure policies of electron-policy.ts to every WebContents the app creates. */
 import type { Shell, WebContents } from 'electron';
-import { externalUrlToOpen, isNavigationAllowed } from '../host/electron-policy';
+import { externalUrlToOpen, isNavigationAllowed } from '../core/desktop/electron-policy';
 
 function openExternally(shell: Shell, url: string): void {
   const safe = externalUrlToOpen(url);

@@ -1,10 +1,10 @@
 /** The tray icon: shows the unread count in its tooltip (attention.ts), opens the window, quits. */
-import { Menu, nativeImage, Tray } from 'electron';
-import { appIconPng } from '../host/icons';
+import { Menu, Tray } from 'electron';
+import { trayIcon } from './icons';
 
 export function createTray(actions: { show(): void; quit(): void }): Tray | null {
   try {
-    const tray = new Tray(nativeImage.createFromBuffer(appIconPng(32), { scaleFactor: 2 }));
+    const tray = new Tray(trayIcon());
     tray.setToolTip('Confab');
     // Some Linux desktops only ever show the menu, never report a click.
     tray.setContextMenu(

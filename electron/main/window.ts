@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BrowserWindow, screen } from 'electron';
-import { restoreBounds, windowStateToSave } from '../host/desktop-prefs';
-import { APP_ENTRY_URL, mainWindowOptions, WINDOW_DEFAULTS } from '../host/electron-policy';
+import { restoreBounds, windowStateToSave } from '../core/desktop/desktop-prefs';
+import { APP_ENTRY_URL, mainWindowOptions, WINDOW_DEFAULTS } from '../core/desktop/electron-policy';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 /** Moving or resizing fires many events: save once things settle. */

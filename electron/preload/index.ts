@@ -2,32 +2,32 @@
  * The whole surface the renderer gets in Electron: `window.confab`, a ConfabBridge over
  * ipcRenderer, limited at runtime to the channels of the contract. No ipcRenderer, no event
  * objects (they carry the sender) cross into the page. Bundled into one CJS file because a
- * sandboxed preload can require nothing but 'electron'; the channel list comes from a
- * zod-free module to keep that file small.
+ * sandboxed preload can require nothing but 'electron'; the channel names come from the
+ * zod-free shared/ipc/channels.ts to keep that file small (the rest of shared/ipc is types).
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
 import type { ConfabBridge, IpcResult } from '../../shared/ipc';
 import {
-  ipcInvokeName,
-  ipcPushName,
-  isBridgeInvokeChannel,
-  isBridgePushChannel,
-} from '../host/bridge-channels';
+  electronInvokeChannel,
+  electronPushChannel,
+  isInvokeChannel,
+  isPushChannel,
+} from '../../shared/ipc/channels';
 
 const bridge: ConfabBridge = {
   invoke(channel, request) {
-    if (!isBridgeInvokeChannel(channel)) {
+    if (!isInvokeChannel(channel)) {
       const refused: IpcResult<never> = {
         ok: false,
         error: { message: `Unknown channel: ${String(channel)}`, code: null },
       };
       return Promise.resolve(refused);
     }
-    return ipcRenderer.invoke(ipcInvokeName(channel), request);
+    return ipcRenderer.invoke(electronInvokeChannel(channel), request);
   },
   on(channel, listener) {
-    if (!isBridgePushChannel(channel)) throw new Error(`Unknown channel: ${String(channel)}`);
-    const name = ipcPushName(channel);
+    if (!isPushChannel(channel)) throw new Error(`Unknown channel: ${String(channel)}`);
+    const name = electronPushChannel(channel);
     const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload as never);
     ipcRenderer.on(name, forward);
     return () => {

@@ -4,10 +4,23 @@
  * mode (a WebSocket carrying the same frames), so the renderer cannot tell them apart.
  *
  * Every invoke payload has a zod schema; the main side validates before any handler runs.
+ * The channel names live in ./channels.ts (zod-free, for the preload) and are re-exported here.
  * No API key ever appears in a type here: the renderer never holds one.
  */
 import { z } from 'zod';
-import type { RegisterState, ServerEvent } from '../protocol';
+import {
+  ALL_SETTINGS,
+  type RegisterState,
+  type ServerEvent,
+  type SettingChanges,
+  type SettingKind,
+  SUBSCRIPTION_PROPERTIES,
+  type SubscriptionPropertyChange,
+  type SubscriptionPropertyKind,
+} from '../protocol';
+import type { InvokeChannel, PushChannel } from './channels';
+
+export * from './channels';
 
 // ---- shared value types -------------------------------------------------------------------
 
@@ -100,7 +113,52 @@ export const UNSYNCED_DRAFTS = 'UNSYNCED_DRAFTS';
 
 // ---- invoke calls -------------------------------------------------------------------------
 
-const settingValueSchema = z.union([z.boolean(), z.number(), z.string()]);
+/**
+ * A setting's value type, from the settings table (shared/protocol/settings.ts). Only the type:
+ * ranges and lengths stay the server's to refuse, in its own words ("Invalid color_scheme").
+ */
+function settingValueSchema(type: SettingKind): z.ZodType {
+  switch (type.kind) {
+    case 'bool':
+      return z.boolean();
+    case 'int-enum':
+    case 'int':
+      return z.number();
+    case 'str-enum':
+      return z.enum(type.values as readonly [string, ...string[]]);
+    case 'string':
+      return z.string();
+  }
+}
+
+/**
+ * PATCH /settings through the app: known setting names only, each with a value of its type.
+ * Built by walking the table, so zod cannot infer its type: the cast states the type the table
+ * describes (SettingChanges), and shared/ipc/payloads.test.ts checks that the two agree.
+ */
+const settingChangesSchema = z.strictObject(
+  Object.fromEntries(
+    Object.entries(ALL_SETTINGS).map(([name, spec]) => [name, settingValueSchema(spec.type).optional()]),
+  ),
+) as unknown as z.ZodType<SettingChanges>;
+
+const PROPERTY_VALUE_SCHEMAS: Record<SubscriptionPropertyKind, z.ZodType> = {
+  color: z.string(),
+  bool: z.boolean(),
+  'bool-or-inherit': z.boolean().nullable(),
+};
+
+/** One subscription property change: a known property with a value of its type (cast as above). */
+const subscriptionPropertyChangeSchema = z.discriminatedUnion(
+  'property',
+  Object.entries(SUBSCRIPTION_PROPERTIES).map(([property, kind]) =>
+    z.object({
+      stream_id: z.number().int().positive(),
+      property: z.literal(property),
+      value: PROPERTY_VALUE_SCHEMAS[kind],
+    }),
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+) as unknown as z.ZodType<SubscriptionPropertyChange>;
 
 /** The service refuses null bytes in a draft's text (spec: Draft); refuse them here already. */
 const draftText = (what: string, max: number) =>
@@ -139,30 +197,17 @@ export const invokeSchemas = {
   'accounts.setActive': z.object({ accountId: accountIdSchema }),
   'account.getSnapshot': z.object({ accountId: accountIdSchema }),
   'account.getConnection': z.object({ accountId: accountIdSchema }),
-  'settings.update': z.object({
-    accountId: accountIdSchema,
-    changes: z.record(z.string().min(1).max(100), settingValueSchema),
-  }),
+  'settings.update': z.object({ accountId: accountIdSchema, changes: settingChangesSchema }),
   /** POST /users/me/subscriptions/properties: one or more subscription property changes. */
   'subscriptions.updateProperties': z.object({
     accountId: accountIdSchema,
-    updates: z
-      .array(
-        z.object({
-          stream_id: z.number().int().positive(),
-          property: z.string().min(1).max(100),
-          value: settingValueSchema,
-        }),
-      )
-      .min(1)
-      .max(100),
+    updates: z.array(subscriptionPropertyChangeSchema).min(1).max(100),
   }),
   'drafts.list': z.object({ accountId: accountIdSchema }),
   'drafts.save': z.object({ accountId: accountIdSchema, draft: draftInputSchema }),
   'drafts.delete': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
-} as const;
+} as const satisfies Record<InvokeChannel, z.ZodType>;
 
-export type InvokeChannel = keyof typeof invokeSchemas;
 export type InvokeRequest<C extends InvokeChannel> = z.infer<(typeof invokeSchemas)[C]>;
 
 export interface InvokeResponses {
@@ -181,12 +226,6 @@ export interface InvokeResponses {
   'drafts.delete': LocalDraft[];
 }
 
-export const INVOKE_CHANNELS = Object.keys(invokeSchemas) as InvokeChannel[];
-
-export function isInvokeChannel(channel: unknown): channel is InvokeChannel {
-  return typeof channel === 'string' && Object.hasOwn(invokeSchemas, channel);
-}
-
 // ---- pushed events ------------------------------------------------------------------------
 
 export interface PushPayloads {
@@ -201,15 +240,6 @@ export interface PushPayloads {
   'drafts.changed': { accountId: string; drafts: LocalDraft[] };
 }
 
-export type PushChannel = keyof PushPayloads;
-export const PUSH_CHANNELS: readonly PushChannel[] = [
-  'app.state',
-  'account.snapshot',
-  'account.events',
-  'account.connection',
-  'drafts.changed',
-];
-
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */
 export interface ConfabBridge {
   invoke<C extends InvokeChannel>(
@@ -218,10 +248,6 @@ export interface ConfabBridge {
   ): Promise<IpcResult<InvokeResponses[C]>>;
   on<P extends PushChannel>(channel: P, listener: (payload: PushPayloads[P]) => void): () => void;
 }
-
-/** The Electron IPC channel names (one per call, one per push), prefixed to avoid clashes. */
-export const electronInvokeChannel = (c: InvokeChannel): string => `confab:invoke:${c}`;
-export const electronPushChannel = (c: PushChannel): string => `confab:push:${c}`;
 
 // ---- browser mode: frames over the WebSocket ----------------------------------------------
 

@@ -1,4 +1,7 @@
-/** Helpers for the host and launcher tests: a renderer fixture, raw HTTP, WebSocket clients. */
+/**
+ * Helpers for the tests of browser mode, the launcher, Electron main and packaging: a stand-in
+ * for the built renderer, raw HTTP, WebSocket clients that speak the bridge's frames.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+/** Badge counts, notification rules and texts, and the tracker main keeps, from snapshots and events. */
 import { describe, expect, it } from 'vitest';
 import {
   type AccountState,
@@ -7,10 +8,10 @@ import {
   selectPrivateAndMentionUnread,
   selectUnreadTotal,
   topicPolicy,
-} from '../../shared/domain';
-import { subscription as sub } from '../../shared/domain/fixtures';
-import type { AppState, PushChannel, PushPayloads } from '../../shared/ipc';
-import type { RegisterState, ServerEvent } from '../../shared/protocol';
+} from '../../../shared/domain';
+import type { AppState, PushChannel, PushPayloads } from '../../../shared/ipc';
+import type { RegisterState, ServerEvent } from '../../../shared/protocol';
+import { subscription as sub } from '../../../test/fixtures/domain';
 import {
   AttentionTracker,
   type AttentionUpdate,
@@ -521,7 +522,8 @@ describe('htmlToText', () => {
     ['<p>a</p><p>b</p>', 'a b'],
     ['line<br>break', 'line break'],
     ['&lt;script&gt; &quot;x&quot; &#39;y&#39; &#x1F600; &nbsp;z', '<script> "x" \'y\' 😀 z'],
-    ['<a href="https://x">link</a> &bogus; &#0;', 'link &bogus; &#0;'],
+    // An unknown entity stays as written; a NUL reference is U+FFFD, as HTML parsers decode it.
+    ['<a href="https://x">link</a> &bogus; &#0;', 'link &bogus; \uFFFD'],
     ['  <ul><li>one</li><li>two</li></ul>  ', 'one two'],
   ])('%j -> %j', (html, text) => {
     expect(htmlToText(html)).toBe(text);

@@ -10,9 +10,10 @@
  * follow the interface family's web client (`should_send_desktop_notification`,
  * `receives_notifications`, the favicon count).
  */
-import { type AccountState, isTopicMuted, selectBadgeCount } from '../../shared/domain';
-import type { AppState, PushChannel, PushPayloads } from '../../shared/ipc';
-import type { EventOf } from '../../shared/protocol';
+import sanitizeHtml from 'sanitize-html';
+import { type AccountState, isTopicMuted, selectBadgeCount } from '../../../shared/domain';
+import type { AppState, PushChannel, PushPayloads } from '../../../shared/ipc';
+import type { EventOf } from '../../../shared/protocol';
 
 const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
@@ -98,23 +99,31 @@ export interface NotificationContent {
 /** Longer bodies are cut, as the interface family's clients do. */
 export const NOTIFICATION_BODY_MAX = 150;
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+/** Elements whose end separates words: "<p>a</p><p>b</p>" reads "a b", not "ab". */
+const BREAKING_TAGS = new Set('br p li div h1 h2 h3 h4 h5 h6 blockquote pre tr'.split(' '));
 
-/** Rendered message HTML to one line of plain text for a notification. */
+/** sanitize-html escapes exactly these three in the text it returns; a notification shows them plain. */
+const ESCAPED: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
+
+/**
+ * Rendered message HTML to one line of plain text for a notification, with the sanitizer the
+ * server renders messages with: no tag survives, script and style content is dropped, and
+ * character references are decoded by its HTML parser (as a browser would decode them).
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(br|\/p|\/li|\/div|\/h\d|\/blockquote|\/pre|\/tr)\b[^>]*>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] === '#') {
-        const code =
-          name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-        return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-      }
-      return ENTITIES[name.toLowerCase()] ?? whole;
-    })
-    .replace(/\s+/g, ' ')
-    .trim();
+  const parts: string[] = [];
+  sanitizeHtml(html, {
+    allowedTags: [],
+    allowedAttributes: {},
+    textFilter: (text) => {
+      parts.push(text.replace(/&(amp|lt|gt);/g, (escaped) => ESCAPED[escaped] ?? escaped));
+      return text;
+    },
+    onCloseTag: (name) => {
+      if (BREAKING_TAGS.has(name)) parts.push(' ');
+    },
+  });
+  return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
 function truncate(text: string): string {

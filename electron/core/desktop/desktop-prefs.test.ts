@@ -1,10 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
+/** Where the window reopens (saved place against the connected displays) and which spellchecker it uses. */
 import { describe, expect, it } from 'vitest';
 import { restoreBounds, spellcheckerLanguages, windowStateToSave } from './desktop-prefs';
-import { appIconPng, badgeOverlayPng, encodePng } from './icons';
 
 const DEFAULTS = { width: 1100, height: 760, minWidth: 480, minHeight: 400 };
 const LAPTOP = { x: 0, y: 0, width: 1440, height: 875 };
@@ -139,63 +135,5 @@ describe('spellcheckerLanguages', () => {
     expect(spellcheckerLanguages('sv', ['sv-FI', 'en-US'])).toEqual(['sv-FI']);
     expect(spellcheckerLanguages('ja', ['de'])).toEqual([]);
     expect(spellcheckerLanguages('en', [])).toEqual([]);
-  });
-});
-
-function decodePng(png: Buffer) {
-  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  expect(png.subarray(12, 16).toString('ascii')).toBe('IHDR');
-  expect([png[24], png[25]]).toEqual([8, 6]);
-  const idatLength = png.readUInt32BE(33);
-  expect(png.subarray(37, 41).toString('ascii')).toBe('IDAT');
-  const raw = inflateSync(png.subarray(41, 41 + idatLength));
-  const pixel = (x: number, y: number) => [
-    ...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 5 + x * 4),
-  ];
-  return { width, height, pixel };
-}
-
-describe('icons', () => {
-  it('encodes RGBA pixels as a PNG', () => {
-    const png = encodePng(2, 1, new Uint8Array([255, 0, 0, 255, 0, 0, 255, 128]));
-    const { width, height, pixel } = decodePng(png);
-    expect([width, height]).toEqual([2, 1]);
-    expect(pixel(0, 0)).toEqual([255, 0, 0, 255]);
-    expect(pixel(1, 0)).toEqual([0, 0, 255, 128]);
-    expect(() => encodePng(2, 2, new Uint8Array(4))).toThrow('does not match');
-  });
-
-  it('draws the app icon: transparent corners, blue tile, white bubble', () => {
-    const { width, pixel } = decodePng(appIconPng(64));
-    expect(width).toBe(64);
-    expect(pixel(0, 0)[3]).toBe(0);
-    expect(pixel(32, 60)).toEqual([0x2f, 0x6f, 0xeb, 255]);
-    expect(pixel(32, 29)).toEqual([255, 255, 255, 255]);
-  });
-
-  it('draws a red dot for the taskbar overlay', () => {
-    const { pixel } = decodePng(badgeOverlayPng(16));
-    expect(pixel(8, 8)).toEqual([0xe0, 0x36, 0x2c, 255]);
-    expect(pixel(0, 0)[3]).toBe(0);
-  });
-});
-
-describe('build/icon.png', () => {
-  it('is the drawn app icon at 512 px (rewrite it with `tsx scripts/build-electron.ts --icon`)', async () => {
-    const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'icon.png');
-    const committed = decodePng(await readFile(file));
-    const drawn = decodePng(appIconPng(512));
-    expect([committed.width, committed.height]).toEqual([512, 512]);
-    for (const [x, y] of [
-      [0, 0],
-      [256, 256],
-      [256, 230],
-      [256, 500],
-      [160, 380],
-    ] as const) {
-      expect(committed.pixel(x, y)).toEqual(drawn.pixel(x, y));
-    }
   });
 });

@@ -1,25 +1,14 @@
+/** The Electron security policy: window options, app URLs, trusted frames, external links, permissions. */
 import { describe, expect, it } from 'vitest';
-import { electronInvokeChannel, electronPushChannel, INVOKE_CHANNELS, PUSH_CHANNELS } from '../../shared/ipc';
-import {
-  BRIDGE_INVOKE_CHANNELS,
-  BRIDGE_PUSH_CHANNELS,
-  ipcInvokeName,
-  ipcPushName,
-  isBridgeInvokeChannel,
-  isBridgePushChannel,
-} from './bridge-channels';
 import {
   APP_ENTRY_URL,
-  embeddedServerArgs,
   externalUrlToOpen,
   isAppUrl,
   isNavigationAllowed,
   isPermissionAllowed,
   isTrustedFrame,
   mainWindowOptions,
-  parseListeningLine,
 } from './electron-policy';
-import { defaultProfileDir } from './profile';
 
 describe('mainWindowOptions', () => {
   it('isolates and sandboxes the renderer, with our preload only', () => {
@@ -57,34 +46,6 @@ describe('mainWindowOptions', () => {
     });
     const centred = mainWindowOptions('/p', { width: 800, height: 600 });
     expect(Object.keys(centred)).not.toContain('x');
-  });
-});
-
-describe('the embedded server', () => {
-  it('listens on loopback, on a port the OS picks, with the demo organization', () => {
-    expect(embeddedServerArgs('/profile/server')).toEqual([
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data-dir',
-      '/profile/server',
-      '--demo',
-    ]);
-  });
-
-  it('reads the listening line, and only a loopback one', () => {
-    expect(parseListeningLine('listening on http://127.0.0.1:43567')).toBe('http://127.0.0.1:43567');
-    expect(parseListeningLine('listening on http://127.0.0.1:43567/\r')).toBe('http://127.0.0.1:43567');
-    for (const line of [
-      'listening on http://0.0.0.0:80',
-      'listening on http://127.0.0.1.evil.com:80',
-      'not listening on http://127.0.0.1:1',
-      'listening on https://127.0.0.1:1 extra',
-      '',
-    ]) {
-      expect(parseListeningLine(line)).toBeNull();
-    }
   });
 });
 
@@ -170,45 +131,5 @@ describe('isPermissionAllowed', () => {
     ]) {
       expect(isPermissionAllowed(p)).toBe(false);
     }
-  });
-});
-
-describe('the preload allow-list', () => {
-  it('has exactly the channels of the contract', () => {
-    expect([...BRIDGE_INVOKE_CHANNELS].sort()).toEqual([...INVOKE_CHANNELS].sort());
-    expect([...BRIDGE_PUSH_CHANNELS].sort()).toEqual([...PUSH_CHANNELS].sort());
-  });
-
-  it('names channels as shared/ipc does', () => {
-    for (const c of INVOKE_CHANNELS) expect(ipcInvokeName(c)).toBe(electronInvokeChannel(c));
-    for (const c of PUSH_CHANNELS) expect(ipcPushName(c)).toBe(electronPushChannel(c));
-  });
-
-  it('refuses other names, including inherited properties', () => {
-    expect(isBridgeInvokeChannel('app.getInfo')).toBe(true);
-    expect(isBridgePushChannel('account.events')).toBe(true);
-    for (const bad of ['toString', '__proto__', 'constructor', 'app.getinfo', '', 42, null]) {
-      expect(isBridgeInvokeChannel(bad)).toBe(false);
-      expect(isBridgePushChannel(bad)).toBe(false);
-    }
-  });
-});
-
-describe('defaultProfileDir', () => {
-  it('follows XDG on Linux', () => {
-    expect(defaultProfileDir('linux', { XDG_DATA_HOME: '/x/data' }, '/home/a')).toBe('/x/data/confab');
-    expect(defaultProfileDir('linux', {}, '/home/a')).toBe('/home/a/.local/share/confab');
-    // A relative XDG_DATA_HOME is invalid per the spec and ignored.
-    expect(defaultProfileDir('linux', { XDG_DATA_HOME: 'rel' }, '/home/a')).toBe(
-      '/home/a/.local/share/confab',
-    );
-  });
-
-  it('uses Application Support on macOS and APPDATA on Windows', () => {
-    expect(defaultProfileDir('darwin', {}, '/Users/a')).toBe('/Users/a/Library/Application Support/Confab');
-    expect(defaultProfileDir('win32', { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, 'C:\\Users\\a')).toBe(
-      'C:\\Users\\a\\AppData\\Roaming\\Confab',
-    );
-    expect(defaultProfileDir('win32', {}, 'C:\\Users\\a')).toBe('C:\\Users\\a\\AppData\\Roaming\\Confab');
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The security decisions of the Electron glue, as pure functions so that plain-Node tests can
- * assert them (electron/main only wires them to Electron's events). No electron import here.
+ * assert them (electron/main only wires them to Electron's events): where the renderer is
+ * served from, the window's locked-down options, which frames may call IPC, which URLs may be
+ * navigated to or opened outside, which web permissions the page gets. No electron import here.
  */
 
 /** The renderer is served from a privileged custom scheme, never from file:// or http://. */
@@ -130,25 +132,4 @@ export function isNavigationAllowed(url: string): boolean {
 /** The only web permission the page may use: notifications (main shows its own as well). */
 export function isPermissionAllowed(permission: string): boolean {
   return permission === 'notifications';
-}
-
-/** Launcher -> Electron main: settings travel in the environment (argv is Chromium's too). */
-export const ELECTRON_ENV = {
-  serverUrl: 'CONFAB_SERVER_URL',
-  profileDir: 'CONFAB_PROFILE_DIR',
-  demoCredentialsFile: 'CONFAB_DEMO_CREDENTIALS_FILE',
-} as const;
-
-/**
- * The embedded server's command line, the same in a utility process (packaged app) and as a
- * child of the launcher: loopback only, a port the OS picks, the demo organization on first run.
- */
-export function embeddedServerArgs(dataDir: string): string[] {
-  return ['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo'];
-}
-
-/** The server's one line on stdout once it accepts requests (server/main.ts); null otherwise. */
-export function parseListeningLine(line: string): string | null {
-  const match = /^listening on (http:\/\/127\.0\.0\.1:\d{1,5})\/?$/.exec(line.trim());
-  return match?.[1] ?? null;
 }

@@ -5,107 +5,56 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient, FetchLike } from '../../../shared/client';
-import type { AccountSummary, AppState, IpcResult, LocalDraft, PushChannel } from '../../../shared/ipc';
+import type { AppState, LocalDraft } from '../../../shared/ipc';
 import {
-  type DemoUser,
-  loginAs,
-  makeTempDir,
-  removeDir,
-  type StartedServer,
-  startServerProcess,
-} from '../../../test/support/server';
-import { type Core, createCore, FileSecretStore } from '../index';
-import { type RecordedRequest, recordingFetch, waitFor } from '../test-helpers';
+  coreTestBed,
+  pushedConnected,
+  type RecordedRequest,
+  recordingFetch,
+  signInAs,
+  signInConnected,
+  type TestCore,
+  waitFor,
+} from '../../../test/support/core';
+import { type DemoUser, loginAs, type StartedServer } from '../../../test/support/server';
 import { draftsFileFor } from './log';
 
-const SENDER = { window: 'main' };
 const SYNC_TIMEOUT = 45_000;
 
-interface Instance {
-  core: Core;
-  profileDir: string;
-  pushes: { channel: PushChannel; payload: unknown }[];
+interface Instance extends TestCore {
   requests: RecordedRequest[];
   /** While true, every request of this instance fails as if the network were down. */
   net: { down: boolean };
-  invoke<T>(channel: string, payload: unknown): Promise<IpcResult<T>>;
-  ok<T>(channel: string, payload: unknown): Promise<T>;
 }
 
 let server: StartedServer;
-let root: string;
-const instances: Instance[] = [];
+const bed = coreTestBed(
+  'confab-drafts-',
+  { args: ['--rate-limit-user', '0', '--rate-limit-ip', '0'] },
+  (s) => {
+    server = s;
+  },
+);
 
-beforeAll(async () => {
-  server = await startServerProcess({ args: ['--rate-limit-user', '0', '--rate-limit-ip', '0'] });
-  root = await makeTempDir('confab-drafts-');
-});
-afterAll(async () => {
-  await server?.dispose();
-  if (root) await removeDir(root);
-});
-afterEach(async () => {
-  await Promise.all(instances.splice(0).map((i) => i.core.stop()));
-});
-
-let counter = 0;
 async function instance(
   options: { profileDir?: string; wrap?: (fetch: FetchLike) => FetchLike } = {},
 ): Promise<Instance> {
-  const profileDir = options.profileDir ?? join(root, `profile-${++counter}`);
   const net = { down: false };
   const recorded = recordingFetch({
     before: () => {
       if (net.down) throw new TypeError('fetch failed');
     },
   });
-  const core = createCore({
-    profileDir,
-    secretStore: new FileSecretStore(join(profileDir, 'secrets.json')),
-    mode: 'browser',
-    appVersion: '0.0.0-test',
-    defaultServerUrl: server.url,
-    isTrustedSender: (sender) => sender === SENDER,
-    fetch: options.wrap ? options.wrap(recorded.fetch) : recorded.fetch,
-  });
-  const self: Instance = {
-    core,
-    profileDir,
-    pushes: [],
-    requests: recorded.requests,
-    net,
-    invoke: async <T>(channel: string, payload: unknown) =>
-      (await core.handleInvoke(SENDER, channel, payload)) as IpcResult<T>,
-    async ok<T>(channel: string, payload: unknown) {
-      const result = await self.invoke<T>(channel, payload);
-      if (!result.ok) throw new Error(`${channel} failed: ${result.error.message}`);
-      return result.value;
-    },
-  };
-  core.onPush((channel, payload) => self.pushes.push({ channel, payload }));
-  await core.start();
-  instances.push(self);
-  return self;
+  const fetch = options.wrap ? options.wrap(recorded.fetch) : recorded.fetch;
+  const started = await bed.start({ ...(options.profileDir && { profileDir: options.profileDir }), fetch });
+  return { ...started, requests: recorded.requests, net };
 }
 
-const signIn = (i: Instance, who: DemoUser) =>
-  i.ok<AccountSummary>('accounts.signIn', {
-    serverUrl: server.url,
-    email: server.demo.users[who],
-    password: server.demo.password,
-  });
+const signIn = (i: Instance, who: DemoUser) => signInAs(i, server, who);
 
-const connected = (i: Instance, accountId: string) =>
-  waitFor(
-    'connected',
-    async () => {
-      const state = await i.ok<{ status: string }>('account.getConnection', { accountId });
-      return state.status === 'connected';
-    },
-    SYNC_TIMEOUT,
-  );
+const connected = (i: Instance, accountId: string) => pushedConnected(i, accountId, SYNC_TIMEOUT);
 
 const list = (i: Instance, accountId: string) => i.ok<LocalDraft[]>('drafts.list', { accountId });
 
@@ -120,23 +69,19 @@ async function expectDrafts(i: Instance, accountId: string, contents: string[], 
   const want = [...contents].sort();
   let last: LocalDraft[] = [];
   try {
-    await waitForAsync(async () => {
-      last = await list(i, accountId);
-      const have = last.map((d) => d.content).sort();
-      return JSON.stringify(have) === JSON.stringify(want) && last.every((d) => d.status === status);
-    });
+    await waitFor(
+      'the drafts',
+      async () => {
+        last = await list(i, accountId);
+        const have = last.map((d) => d.content).sort();
+        return JSON.stringify(have) === JSON.stringify(want) && last.every((d) => d.status === status);
+      },
+      SYNC_TIMEOUT,
+    );
   } catch {
     throw new Error(`drafts are ${JSON.stringify(last)}, wanted ${JSON.stringify(want)} ${status}`);
   }
   return last;
-}
-
-async function waitForAsync(check: () => Promise<boolean>, timeoutMs = SYNC_TIMEOUT): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 async function serverDrafts(client: ApiClient): Promise<{ id: number; content: string }[]> {
@@ -150,6 +95,15 @@ async function clearServerDrafts(client: ApiClient): Promise<void> {
   for (const d of await serverDrafts(client)) await client.request('DELETE', `/drafts/${d.id}`);
 }
 
+/** A new instance signed in and connected as `who`, who has no drafts on the server. */
+async function signedInWithoutDrafts(who: DemoUser) {
+  const api = await loginAs(server, who);
+  await clearServerDrafts(api);
+  const app = await instance();
+  const account = await signInConnected(server, who, [app], SYNC_TIMEOUT);
+  return { api, app, account };
+}
+
 /** Requests to /drafts (attempts too, unless `answered`), as "METHOD path". */
 const draftWrites = (requests: readonly RecordedRequest[], answered = false) =>
   requests
@@ -159,11 +113,7 @@ const draftWrites = (requests: readonly RecordedRequest[], answered = false) =>
 // Generous: a loaded 2-core machine, a server restart and back-off waits.
 describe('drafts against the real server', { timeout: 120_000 }, () => {
   it('edits made with the server down reach it exactly once, across an app restart', async () => {
-    const api = await loginAs(server, 'alice');
-    await clearServerDrafts(api);
-    const app = await instance();
-    const alice = await signIn(app, 'alice');
-    await connected(app, alice.id);
+    const { api, app, account: alice } = await signedInWithoutDrafts('alice');
     const first = await save(app, alice.id, 'first draft');
     expect(first).toMatchObject({ content: 'first draft', serverId: null, status: 'pending' });
     await expectDrafts(app, alice.id, ['first draft']);
@@ -236,11 +186,7 @@ describe('drafts against the real server', { timeout: 120_000 }, () => {
   });
 
   it('keeps both texts when the draft changed here and on another client while apart', async () => {
-    const api = await loginAs(server, 'bob');
-    await clearServerDrafts(api);
-    const app = await instance();
-    const bob = await signIn(app, 'bob');
-    await connected(app, bob.id);
+    const { api, app, account: bob } = await signedInWithoutDrafts('bob');
     const one = await save(app, bob.id, 'base one');
     const two = await save(app, bob.id, 'base two');
     const synced = await expectDrafts(app, bob.id, ['base one', 'base two']);
@@ -288,10 +234,7 @@ describe('drafts against the real server', { timeout: 120_000 }, () => {
     await clearServerDrafts(api);
     const one = await instance();
     const two = await instance();
-    const me = await signIn(one, 'moderator');
-    await signIn(two, 'moderator');
-    await connected(one, me.id);
-    await connected(two, me.id);
+    const me = await signInConnected(server, 'moderator', [one, two], SYNC_TIMEOUT);
 
     const draft = await save(one, me.id, 'from instance one');
     const there = await expectDrafts(two, me.id, ['from instance one']);
@@ -308,17 +251,17 @@ describe('drafts against the real server', { timeout: 120_000 }, () => {
   });
 
   it('with synchronization off, drafts stay local and nothing goes to the server', async () => {
-    const api = await loginAs(server, 'admin');
-    await clearServerDrafts(api);
-    const app = await instance();
-    const admin = await signIn(app, 'admin');
-    await connected(app, admin.id);
+    const { api, app, account: admin } = await signedInWithoutDrafts('admin');
     await app.ok('settings.update', {
       accountId: admin.id,
       changes: { enable_drafts_synchronization: false },
     });
     const first = await save(app, admin.id, 'private thought');
-    await waitForAsync(async () => (await list(app, admin.id))[0]?.status === 'local-only');
+    await waitFor(
+      'local-only',
+      async () => (await list(app, admin.id))[0]?.status === 'local-only',
+      SYNC_TIMEOUT,
+    );
     const since = app.requests.length;
     await save(app, admin.id, 'private thought, edited', first.localId);
     const other = await save(app, admin.id, 'another');
@@ -351,11 +294,7 @@ describe('drafts against the real server', { timeout: 120_000 }, () => {
   });
 
   it('refuses a sign-out that would leave drafts behind unless forced, and keeps them on disk', async () => {
-    const api = await loginAs(server, 'alice');
-    await clearServerDrafts(api);
-    const app = await instance();
-    const alice = await signIn(app, 'alice');
-    await connected(app, alice.id);
+    const { api, app, account: alice } = await signedInWithoutDrafts('alice');
     app.net.down = true;
     app.core.wakeAll();
     await save(app, alice.id, 'unsent one');

@@ -66,7 +66,7 @@ describe('the drafts log', () => {
     const file = freshFile();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'electron/core/drafts/crash-child.ts'), file],
+      ['--import', 'tsx', join(REPO_ROOT, 'test/support/drafts-crash-child.ts'), file],
       { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

@@ -1,13 +1,15 @@
 /**
  * The outbox against a scripted server (an injected fetch) and an instrumented log file: it
- * survives a log that cannot be written, and an edit costs one fsync and only the pushes the
- * user can see.
+ * survives a log that cannot be written, an edit costs one fsync and only the pushes the user
+ * can see, typing through an outage leaves the back-off alone, and a refusal because
+ * synchronization is off is told from the draft's own by the account's setting.
  */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type FetchLike, type RequestInitLike } from '../../../shared/client';
 import type { LocalDraft } from '../../../shared/ipc';
 import type { RegisterState } from '../../../shared/protocol';
+import { waitFor } from '../../../test/support/core';
 import { makeTempDir, removeDir } from '../../../test/support/server';
 import { defaultSleep, type Sleep } from '../update-machine';
 import { type LogFile, openLogFile } from './log';
@@ -79,13 +81,20 @@ const ok = (extra: Record<string, unknown> = {}): Reply => ({
   body: { result: 'success', msg: '', ...extra },
 });
 
-async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const refusal = (status: number, msg: string, code: string): Reply => ({
+  status,
+  body: { result: 'error', msg, code },
+});
+
+const NOT_FOUND = refusal(404, 'Not found', 'NOT_FOUND');
+
+const text = (content: string, localId?: string) => ({
+  type: '' as const,
+  to: [],
+  topic: '',
+  content,
+  ...(localId ? { localId } : {}),
+});
 
 describe('the drafts outbox', () => {
   it('keeps running when the log cannot be written, with no unhandled rejection, and closes', async () => {
@@ -101,9 +110,9 @@ describe('the drafts outbox', () => {
           // The server refuses the draft, and from the first refusal on the disk is full:
           // recording the refusal (the draft's syncError) fails.
           if (++posts === 1) log.stats.failing = true;
-          return { status: 400, body: { result: 'error', msg: 'Invalid stream ID', code: 'BAD_REQUEST' } };
+          return refusal(400, 'Invalid stream ID', 'BAD_REQUEST');
         }
-        return { status: 404, body: { result: 'error', msg: 'Not found', code: 'NOT_FOUND' } };
+        return NOT_FOUND;
       });
       const drafts = await DraftsService.open({
         file: freshFile(),
@@ -117,12 +126,16 @@ describe('the drafts outbox', () => {
       drafts.connect(client);
 
       // The outbox goes on retrying (with the back-off) while the disk is full...
-      await until('retries on a full disk', () => calls.length >= 4);
+      await waitFor('retries on a full disk', () => calls.length >= 4, 10_000);
       expect(posts).toBe(1);
       expect(rejections).toEqual([]);
       // ...and once it has room again, the refusal is recorded.
       log.stats.failing = false;
-      await until('the refusal recorded', () => drafts.list()[0]?.syncError === 'Invalid stream ID');
+      await waitFor(
+        'the refusal recorded',
+        () => drafts.list()[0]?.syncError === 'Invalid stream ID',
+        10_000,
+      );
       expect(drafts.list()).toMatchObject([{ content: 'to nowhere', status: 'local-only', serverId: null }]);
       expect(posts).toBe(2);
 
@@ -156,7 +169,7 @@ describe('the drafts outbox', () => {
         server.set(id, { ...(JSON.parse(form.get('draft') ?? '{}') as Record<string, unknown>), id });
         return ok();
       }
-      return { status: 404, body: { result: 'error', msg: 'Not found', code: 'NOT_FOUND' } };
+      return NOT_FOUND;
     });
     const pushes: LocalDraft[][] = [];
     const file = freshFile();
@@ -164,7 +177,7 @@ describe('the drafts outbox', () => {
     opened.push(drafts);
     await drafts.onSnapshot(SYNC_ON);
     drafts.connect(client);
-    await drafts.settled();
+    await drafts.whenIdle();
 
     const reset = () => {
       log.stats.appends = 0;
@@ -177,7 +190,7 @@ describe('the drafts outbox', () => {
     // create it twice); the confirmation is not. The marker is not shown: no push for it.
     reset();
     const draft = await drafts.save({ type: '', to: [], topic: '', content: 'first' });
-    await drafts.settled();
+    await drafts.whenIdle();
     expect(calls).toEqual(['POST /drafts']);
     expect(log.stats).toMatchObject({ appends: 3, syncs: 2 });
     expect(pushes.map((l) => l.map((d) => d.status))).toEqual([['pending'], ['synced']]);
@@ -186,7 +199,7 @@ describe('the drafts outbox', () => {
     for (const content of ['first, edited', 'first, edited twice']) {
       reset();
       await drafts.save({ type: '', to: [], topic: '', content, localId: draft.localId });
-      await drafts.settled();
+      await drafts.whenIdle();
       expect(calls).toEqual(['PATCH /drafts/1']);
       expect(log.stats).toMatchObject({ appends: 2, syncs: 1 });
       expect(pushes.map((l) => l.map((d) => `${d.content}: ${d.status}`))).toEqual([
@@ -212,5 +225,90 @@ describe('the drafts outbox', () => {
     const again = await DraftsService.open({ file });
     opened.push(again);
     expect(again.list()).toMatchObject([{ content: 'first, edited twice', serverId: 1, status: 'synced' }]);
+  });
+
+  it('keeps its back-off through local edits during an outage; only wake() cuts it short', async () => {
+    let down = true;
+    const { client, calls } = scriptedClient((call) => {
+      if (down) return refusal(503, 'Service unavailable', 'SERVICE_UNAVAILABLE');
+      if (call === 'GET /drafts') return ok({ count: 0, drafts: [] });
+      if (call === 'POST /drafts') return ok({ ids: [1] });
+      return NOT_FOUND;
+    });
+    // Every back-off lasts until something cuts it short (its length is not what is tested).
+    let backOffs = 0;
+    const sleep: Sleep = (ms, signal) => {
+      if (ms < 24 * 3600_000) backOffs++;
+      return defaultSleep(24 * 3600_000, signal);
+    };
+    const drafts = await DraftsService.open({ file: freshFile(), sleep });
+    opened.push(drafts);
+    await drafts.onSnapshot(SYNC_ON);
+    drafts.connect(client);
+    await waitFor('the first back-off', () => backOffs === 1);
+    let idle = false;
+    void drafts.whenIdle().then(() => {
+      idle = true;
+    });
+
+    // Typing on: every edit is saved here, none is an attempt to reach the server.
+    const draft = await drafts.save(text('typed during the outage'));
+    await drafts.save(text('typed during the outage, edited', draft.localId));
+    await drafts.save(text('typed during the outage, edited twice', draft.localId));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toEqual(['GET /drafts']);
+    expect(backOffs).toBe(1);
+    expect(idle).toBe(false);
+
+    // The connection is back: the outbox tries at once, and settles.
+    down = false;
+    drafts.wake();
+    await drafts.whenIdle();
+    expect(idle).toBe(true);
+    expect(calls).toEqual(['GET /drafts', 'GET /drafts', 'POST /drafts']);
+    expect(drafts.list()).toMatchObject([
+      { content: 'typed during the outage, edited twice', serverId: 1, status: 'synced' },
+    ]);
+  });
+
+  it("tells a refusal for synchronization off by the account's setting, not by the server's text", async () => {
+    // The same code and text for both refusals: only the setting tells them apart.
+    const REFUSED = 'Refused.';
+    let setting: boolean | null = true;
+    const { client, calls } = scriptedClient((call) => {
+      if (call === 'GET /drafts') return ok({ count: 0, drafts: [] });
+      if (call === 'POST /drafts') return refusal(400, REFUSED, 'BAD_REQUEST');
+      return NOT_FOUND;
+    });
+    const drafts = await DraftsService.open({
+      file: freshFile(),
+      sleep: fastSleep,
+      syncSetting: () => setting,
+    });
+    opened.push(drafts);
+    await drafts.onSnapshot(SYNC_ON);
+    drafts.connect(client);
+
+    // Synchronization is on: the server refused this draft; it stays here, saying why.
+    await drafts.save(text('refused draft'));
+    await drafts.whenIdle();
+    expect(drafts.list()).toMatchObject([
+      { content: 'refused draft', status: 'local-only', syncError: REFUSED },
+    ]);
+
+    // Turned off in another client: the account's state says so before this service's event.
+    setting = false;
+    calls.length = 0;
+    const draft = await drafts.save(text('written once it was off'));
+    await drafts.whenIdle();
+    expect(calls).toEqual(['POST /drafts']);
+    expect(drafts.list().map((d) => [d.content, d.status, d.syncError])).toEqual([
+      ['written once it was off', 'local-only', null],
+      ['refused draft', 'local-only', null],
+    ]);
+    // Local only from now on: an edit sends nothing.
+    await drafts.save(text('written once it was off, edited', draft.localId));
+    await drafts.whenIdle();
+    expect(calls).toEqual(['POST /drafts']);
   });
 });

@@ -2,7 +2,9 @@
  * One account's drafts: written to the local log first, then synced to the server by an
  * outbox. The outbox is not a separate queue: it is the difference between each draft and the
  * version the server is known to hold (both in the log), so it survives restarts with the
- * drafts themselves and never sends a stale edit. One request at a time, with back-off.
+ * drafts themselves and never sends a stale edit. One request at a time, with back-off: only
+ * the account's connection coming back cuts a back-off short, never a local edit, so typing
+ * through an outage does not hammer the server.
  */
 import { randomUUID } from 'node:crypto';
 import { type ApiClient, ApiError, type CallOptions } from '../../../shared/client';
@@ -31,6 +33,12 @@ export interface DraftsServiceOptions {
   file: string;
   /** Called with the whole list after every change of what `list()` shows. */
   onChange?: (drafts: LocalDraft[]) => void;
+  /**
+   * The account's enable_drafts_synchronization as the core knows it now (its event loop's
+   * state, which reaches this service only through a queue); null when unknown. It tells a
+   * refusal because synchronization is off from a refusal of the draft itself.
+   */
+  syncSetting?: () => boolean | null;
   /** Opens the log file for appending (tests: to count or fail its writes). */
   openLogFile?: OpenLogFile;
   random?: () => number;
@@ -57,6 +65,7 @@ export class DraftsService {
   private drafts: Map<string, DraftRecord>;
   private syncEnabled: boolean | null;
   private readonly onChange: (drafts: LocalDraft[]) => void;
+  private readonly syncSetting: () => boolean | null;
   private readonly random: () => number;
   private readonly sleep: Sleep;
   private readonly now: () => number;
@@ -65,8 +74,14 @@ export class DraftsService {
   private loop: Promise<void> | null = null;
   private closed = false;
   private readonly closing = new AbortController();
-  /** Wakes the outbox from waiting for work or from a back-off sleep. */
-  private kick: AbortController = new AbortController();
+  /** Wakes the outbox from waiting for work: a change, wake(), close(). */
+  private work = new AbortController();
+  /** Cuts a back-off short: wake() (the connection is back) and close(), never a local edit. */
+  private retry = new AbortController();
+  /** The outbox loop has ended (closed, or stopped by a bug): nothing will be sent any more. */
+  private loopEnded = false;
+  /** Callers of whenIdle() waiting for the outbox to have nothing to send. */
+  private idleWaiters: (() => void)[] = [];
   private failures = 0;
   /** Fetch the server's full list before anything else (a lost answer, a new snapshot). */
   private needList: boolean;
@@ -89,6 +104,7 @@ export class DraftsService {
     this.drafts = contents.drafts;
     this.syncEnabled = contents.syncEnabled;
     this.onChange = options.onChange ?? (() => {});
+    this.syncSetting = options.syncSetting ?? (() => null);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
     this.now = options.now ?? Date.now;
@@ -220,6 +236,14 @@ export class DraftsService {
     });
   }
 
+  /**
+   * The server acknowledged our own write of the setting: apply it now rather than when its
+   * event arrives, so that no draft saved meanwhile goes to a server that refuses it.
+   */
+  async syncSettingWritten(enabled: boolean): Promise<void> {
+    await this.change((ch) => this.setSync(ch, enabled));
+  }
+
   private setSync(ch: Changes, enabled: boolean): void {
     if (this.syncEnabled === enabled) return;
     // Off: the server deletes its copies itself (and sends no event), so nothing is synced now.
@@ -269,7 +293,7 @@ export class DraftsService {
         await this.log.compact({ drafts: next, syncEnabled: this.syncEnabled });
       }
       this.pushList();
-      this.kickOutbox();
+      this.signal('work');
     };
     const result = this.tail.then(run, run);
     this.tail = result.catch(() => undefined);
@@ -297,16 +321,22 @@ export class DraftsService {
     if (this.closed) return;
     // run() handles its own failures; this catch is the last line, so that a bug there can never
     // become an unhandled rejection (fatal to plain Node in browser mode) or a throwing close().
-    this.loop ??= this.run().catch((error: unknown) => {
-      console.error('The drafts outbox stopped:', error);
-    });
+    this.loop ??= this.run()
+      .catch((error: unknown) => {
+        console.error('The drafts outbox stopped:', error);
+      })
+      .finally(() => {
+        this.loopEnded = true;
+        this.notifyIdle();
+      });
     this.wake();
   }
 
   /** Retry now rather than after the back-off (the account's connection is back). */
   wake(): void {
     this.failures = 0;
-    this.kickOutbox();
+    this.signal('retry');
+    this.signal('work');
   }
 
   /**
@@ -318,9 +348,10 @@ export class DraftsService {
     this.wake();
   }
 
-  private kickOutbox(): void {
-    this.kick.abort();
-    this.kick = new AbortController();
+  /** Ends the outbox's current wait of that kind (each signal fires once, then is replaced). */
+  private signal(which: 'work' | 'retry'): void {
+    this[which].abort();
+    this[which] = new AbortController();
   }
 
   /**
@@ -330,9 +361,11 @@ export class DraftsService {
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
-    this.kickOutbox();
+    this.signal('retry');
+    this.signal('work');
     await this.loop;
     await this.tail;
+    this.notifyIdle();
     try {
       await this.log.close();
     } catch (error) {
@@ -340,13 +373,18 @@ export class DraftsService {
     }
   }
 
-  /** Resolves once the outbox has nothing left to send (tests). */
-  async settled(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.nextOp() !== null || this.busy) {
-      if (Date.now() > deadline) throw new Error('The drafts outbox did not settle');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  /**
+   * Resolves once the outbox has nothing to send and no request in flight: at once when that
+   * is so now, else when the outbox gets there (or is closed). A back-off is not idle.
+   */
+  whenIdle(): Promise<void> {
+    const idle = this.closed || this.loopEnded || (!this.busy && this.nextOp() === null);
+    if (idle) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private notifyIdle(): void {
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private nextOp(): Op | null {
@@ -373,7 +411,8 @@ export class DraftsService {
     while (!this.closed) {
       const op = this.nextOp();
       if (!op) {
-        await this.sleep(24 * 3600_000, this.kick.signal);
+        this.notifyIdle();
+        await this.sleep(24 * 3600_000, this.work.signal);
         continue;
       }
       this.busy = true;
@@ -389,7 +428,7 @@ export class DraftsService {
           // so the same request is tried again after the back-off, and first the server's list.
           console.error('The drafts outbox could not record a failed request:', recordError);
           this.needList = true;
-          await this.sleep(retryDelayMs(recordError, this.failures++, this.random), this.kick.signal);
+          await this.sleep(retryDelayMs(recordError, this.failures++, this.random), this.retry.signal);
         }
       } finally {
         this.busy = false;
@@ -399,8 +438,8 @@ export class DraftsService {
 
   private async failed(op: Op, error: unknown): Promise<void> {
     if (error instanceof ApiError && !isTransient(error) && error.status !== 401 && error.status !== 403) {
-      if (error.message === 'User has disabled synchronizing drafts.') {
-        // The event saying so may still be on its way: go local-only now.
+      if (this.refusedForSyncOff(error)) {
+        // The event saying so may still be on its way to this service: go local-only now.
         await this.change((ch) => this.setSync(ch, false));
         return;
       }
@@ -439,7 +478,16 @@ export class DraftsService {
       error instanceof ApiError && error.status === 401
         ? 24 * 3600_000
         : retryDelayMs(error, this.failures++, this.random);
-    await this.sleep(delay, this.kick.signal);
+    await this.sleep(delay, this.retry.signal);
+  }
+
+  /**
+   * The server refuses every drafts request while the user has synchronization off, with the
+   * code of any bad request: the account's own setting, as the client knows it, tells which
+   * refusal this is (never the server's wording, which is not part of the interface).
+   */
+  private refusedForSyncOff(error: ApiError): boolean {
+    return error.code === 'BAD_REQUEST' && (this.syncEnabled === false || this.syncSetting() === false);
   }
 
   /** Options of one outbox request: its timeout, and cut short by close(). */

@@ -1,0 +1,58 @@
+/**
+ * The core's IPC surface: which service answers each invoke channel. Payloads arrive here
+ * already validated by the router (router.ts, the one place that checks them); a handler only
+ * hands them to its service. Per-account channels check that the account exists first.
+ */
+import type { AppInfo } from '../../shared/ipc';
+import type { AccountService } from './account-service';
+import type { DraftStores } from './drafts';
+import type { InvokeHandlers } from './router';
+import type { ServerWrites } from './server-writes';
+import type { Sessions } from './sessions';
+
+export interface CoreServices {
+  info: () => Promise<AppInfo>;
+  accounts: AccountService;
+  sessions: Sessions;
+  drafts: DraftStores;
+  writes: ServerWrites;
+}
+
+export function invokeHandlers({ info, accounts, sessions, drafts, writes }: CoreServices): InvokeHandlers {
+  const draftsOf = async (accountId: string) => {
+    await accounts.require(accountId);
+    return drafts.of(accountId);
+  };
+  return {
+    'app.getInfo': () => info(),
+    'app.getState': () => accounts.appState(),
+    'app.networkChanged': async () => {
+      // Up or down, a waiting poll or back-off may now be stale: try at once and learn which.
+      sessions.wakeAll();
+      return null;
+    },
+    'accounts.signIn': ({ serverUrl, email, password }) => accounts.signIn(serverUrl, email, password),
+    'accounts.signOut': ({ accountId, force }) => accounts.signOut(accountId, force === true),
+    'accounts.setActive': ({ accountId }) => accounts.setActive(accountId),
+    'account.getSnapshot': async ({ accountId }) => {
+      await accounts.require(accountId);
+      return sessions.snapshot(accountId);
+    },
+    'account.getConnection': async ({ accountId }) => {
+      await accounts.require(accountId);
+      return sessions.connection(accountId);
+    },
+    'settings.update': ({ accountId, changes }) => writes.updateSettings(accountId, changes),
+    'subscriptions.updateProperties': async ({ accountId, updates }) => {
+      await writes.updateSubscriptionProperties(accountId, updates);
+      return null;
+    },
+    'drafts.list': async ({ accountId }) => (await draftsOf(accountId)).list(),
+    'drafts.save': async ({ accountId, draft }) => (await draftsOf(accountId)).save(draft),
+    'drafts.delete': async ({ accountId, localId }) => {
+      const service = await draftsOf(accountId);
+      await service.delete(localId);
+      return service.list();
+    },
+  };
+}
