@@ -3,23 +3,16 @@
  * shown in a second instance of the same user; and a sign-out that would leave drafts off the
  * server asks first.
  */
-import { expect, expectSignedIn, signIn, test } from './support/app';
+import { expect, signInAndWait, test } from './support/app';
 
 test('a draft typed in one instance appears in another instance of the same user', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openApps,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
-  const [appOne, appTwo] = await Promise.all([
-    launchApp({ serverUrl: server.url }),
-    launchApp({ serverUrl: server.url }),
-  ]);
-  const one = await openApp(appOne);
-  const two = await openApp(appTwo);
+  const [one, two] = await openApps({ serverUrl: server.url }, { serverUrl: server.url });
   for (const page of [one, two]) {
-    await signIn(page, alice);
-    await expectSignedIn(page, alice.email);
+    await signInAndWait(page, alice);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Drafts' }).click();
     await expect(page.getByRole('heading', { name: 'Drafts' })).toBeVisible();
     // The demo organization gives alice one draft already.

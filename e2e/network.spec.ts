@@ -5,32 +5,24 @@
  * and keeps changing settings while the first is cut off.
  */
 import { startProxy, type TestProxy } from '../test/support/proxy';
-import { expect, expectSignedIn, signIn, test } from './support/app';
+import { expect, markDocument, signInAndWait, test } from './support/app';
 
 const CUT_MS = 30_000;
 
 test('stays live through a server restart and a 30-second network cut, without a reload', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openApps,
 }) => {
   test.setTimeout(240_000);
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
   let proxy: TestProxy | null = null;
   try {
     proxy = await startProxy({ port: server.port });
-    const [cutApp, directApp] = await Promise.all([
-      launchApp({ serverUrl: proxy.url }),
-      launchApp({ serverUrl: server.url }),
-    ]);
-    const cut = await openApp(cutApp);
-    const direct = await openApp(directApp);
+    const [cut, direct] = await openApps({ serverUrl: proxy.url }, { serverUrl: server.url });
     await expect(cut.getByLabel('Server URL')).toHaveValue(proxy.url);
     for (const page of [cut, direct]) {
-      await signIn(page, alice);
-      await expectSignedIn(page, alice.email);
-      // Marks this document: a reload would lose it.
-      await page.evaluate("document.documentElement.setAttribute('data-e2e-loaded', 'once')");
+      await signInAndWait(page, alice);
+      await markDocument(page);
     }
     const timeCut = cut.getByRole('checkbox', { name: '24-hour time' });
     const timeDirect = direct.getByRole('checkbox', { name: '24-hour time' });
@@ -88,15 +80,12 @@ test('stays live through a server restart and a 30-second network cut, without a
 
 test('the browser coming back online retries at once instead of waiting out the back-off', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openSignedIn,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
   const proxy = await startProxy({ port: server.port });
   try {
-    const page = await openApp(await launchApp({ serverUrl: proxy.url }));
-    await signIn(page, alice);
-    await expectSignedIn(page, alice.email);
+    const page = await openSignedIn({ serverUrl: proxy.url }, alice);
 
     await proxy.cut();
     const status = page.getByRole('status');

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { loginAs } from '../test/support/server';
-import { expect, expectSignedIn, signIn, test } from './support/app';
+import { expect, signInAndWait, test } from './support/app';
 
 /** Runs in the page: every string reachable from window's own properties (depth-limited), with its path. */
 function findInGlobals(needle: string): string[] {
@@ -48,22 +48,20 @@ function findInGlobals(needle: string): string[] {
 
 test('no API key anywhere the renderer can read, also after a change and a reconnect', async ({
   server,
+  alice,
   launchApp,
-  browser,
+  openApp,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
   const app = await launchApp({ serverUrl: server.url });
-  const context = await browser.newContext();
-  const page = await context.newPage();
   const frames: string[] = [];
   // Listening before the page loads: every frame of its bridge is recorded.
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => frames.push(String(f.payload)));
-    ws.on('framesent', (f) => frames.push(String(f.payload)));
-  });
-  await page.goto(app.url);
-  await signIn(page, alice);
-  await expectSignedIn(page, alice.email);
+  const page = await openApp(app, (page) =>
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', (f) => frames.push(String(f.payload)));
+      ws.on('framesent', (f) => frames.push(String(f.payload)));
+    }),
+  );
+  await signInAndWait(page, alice);
 
   // The key the app holds: the one the server hands out for alice, in the profile's secrets file.
   const apiKey = (await loginAs(server, 'alice')).credentials?.apiKey as string;
@@ -99,7 +97,6 @@ test('no API key anywhere the renderer can read, also after a change and a recon
   expect(storage).toContain('confab.bridge');
   expect(storage).not.toContain(apiKey);
   expect(await page.content()).not.toContain(apiKey);
-  await context.close();
 });
 
 test('the bridge refuses a page of another origin, even with the secret', async ({

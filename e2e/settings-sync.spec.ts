@@ -3,28 +3,19 @@
  * reaches another instance (another profile, another process) through the server's event
  * queue, and keeps doing so after the server restarts, without reloading either page.
  */
-import { expect, expectSignedIn, signIn, test } from './support/app';
+import { expect, expectSignedIn, markDocument, signIn, signInAndWait, test } from './support/app';
 
 test('24-hour time changed in one instance shows in the other, also after a server restart', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openApps,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
-  const [appOne, appTwo] = await Promise.all([
-    launchApp({ serverUrl: server.url }),
-    launchApp({ serverUrl: server.url }),
-  ]);
-  const one = await openApp(appOne);
-  const two = await openApp(appTwo);
-
+  const [one, two] = await openApps({ serverUrl: server.url }, { serverUrl: server.url });
   for (const page of [one, two]) {
     // The sign-in screen comes prefilled with the app's server.
     await expect(page.getByLabel('Server URL')).toHaveValue(server.url);
-    await signIn(page, alice);
-    await expectSignedIn(page, alice.email);
-    // Marks this document: a reload would lose it.
-    await page.evaluate("document.documentElement.setAttribute('data-e2e-loaded', 'once')");
+    await signInAndWait(page, alice);
+    await markDocument(page);
   }
 
   const timeOne = one.getByRole('checkbox', { name: '24-hour time' });
@@ -57,11 +48,11 @@ test('24-hour time changed in one instance shows in the other, also after a serv
 
 test('the sign-in screen shows the server’s error for a wrong password', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openApps,
 }) => {
-  const page = await openApp(await launchApp({ serverUrl: server.url }));
-  await signIn(page, { email: server.demo.users.alice, password: 'not-the-password' });
+  const [page] = await openApps({ serverUrl: server.url });
+  await signIn(page, { email: alice.email, password: 'not-the-password' });
   await expect(page.getByRole('alert')).toHaveText('Your username or password is incorrect');
   // Still on the sign-in screen, ready for another try.
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
@@ -70,14 +61,13 @@ test('the sign-in screen shows the server’s error for a wrong password', async
 
 test('another page opened on the same instance is already signed in and in step', async ({
   server,
+  alice,
   launchApp,
   openApp,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
   const app = await launchApp({ serverUrl: server.url });
   const first = await openApp(app);
-  await signIn(first, alice);
-  await expectSignedIn(first, alice.email);
+  await signInAndWait(first, alice);
 
   // A fresh browser context: nothing of the first page's storage, only the app's own state.
   const second = await openApp(app);
@@ -98,16 +88,13 @@ test('another page opened on the same instance is already signed in and in step'
   }
 });
 
-test('a second account can be added and switched to', async ({ server, launchApp, openApp }) => {
+test('a second account can be added and switched to', async ({ server, openSignedIn }) => {
   const { users, password } = server.demo;
-  const page = await openApp(await launchApp({ serverUrl: server.url }));
-  await signIn(page, { email: users.alice, password });
-  await expectSignedIn(page, users.alice);
+  const page = await openSignedIn({ serverUrl: server.url }, { email: users.alice, password });
   await expect(page.getByLabel('Account')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Add account' }).click();
-  await signIn(page, { email: users.bob, password });
-  await expectSignedIn(page, users.bob);
+  await signInAndWait(page, { email: users.bob, password });
 
   const host = new URL(server.url).host;
   const switcher = page.getByLabel('Account');
@@ -121,13 +108,10 @@ test('a second account can be added and switched to', async ({ server, launchApp
 
 test('a settings change shows at once and a color scheme applies to the page', async ({
   server,
-  launchApp,
-  openApp,
+  alice,
+  openSignedIn,
 }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
-  const page = await openApp(await launchApp({ serverUrl: server.url }));
-  await signIn(page, alice);
-  await expectSignedIn(page, alice.email);
+  const page = await openSignedIn({ serverUrl: server.url }, alice);
 
   const scheme = page.getByLabel('Color scheme');
   await expect(scheme).toHaveValue('1');
@@ -140,14 +124,12 @@ test('a settings change shows at once and a color scheme applies to the page', a
   await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(244, 245, 248)');
 
   // Reaches the server: a page of another instance starts with it.
-  const other = await openApp(await launchApp({ serverUrl: server.url }));
-  await signIn(other, alice);
-  await expectSignedIn(other, alice.email);
+  const other = await openSignedIn({ serverUrl: server.url }, alice);
   await expect(other.getByLabel('Color scheme')).toHaveValue('3');
 });
 
-test('the app on its embedded demo server offers the demo accounts', async ({ launchApp, openApp }) => {
-  const page = await openApp(await launchApp());
+test('the app on its embedded demo server offers the demo accounts', async ({ openApps }) => {
+  const [page] = await openApps({});
   const demo = page.getByRole('group', { name: 'Demo accounts' });
   await expect(demo).toBeVisible({ timeout: 30_000 });
   await demo.getByRole('button', { name: 'Sign in as alice' }).click();
@@ -155,11 +137,8 @@ test('the app on its embedded demo server offers the demo accounts', async ({ la
   await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 30_000 });
 });
 
-test('a change the server never got is rolled back, saying why', async ({ server, launchApp, openApp }) => {
-  const alice = { email: server.demo.users.alice, password: server.demo.password };
-  const page = await openApp(await launchApp({ serverUrl: server.url }));
-  await signIn(page, alice);
-  await expectSignedIn(page, alice.email);
+test('a change the server never got is rolled back, saying why', async ({ server, alice, openSignedIn }) => {
+  const page = await openSignedIn({ serverUrl: server.url }, alice);
 
   await server.stop();
   const time = page.getByRole('checkbox', { name: '24-hour time' });

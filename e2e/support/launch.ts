@@ -1,20 +1,18 @@
 /**
- * End-to-end fixtures: a real server (test/support/server.ts) and real Confab instances in
- * browser mode, each one `electron/launch.ts --browser` in its own process with its own
- * profile directory, exactly as a person starts a second app side by side.
+ * Real Confab instances in browser mode for the end-to-end tests: each one
+ * `electron/launcher/launch.ts --browser` in its own process with its own profile directory,
+ * exactly as a person starts a second app side by side. The Playwright fixtures around them
+ * are in ./app.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, test as base, expect, type Page } from '@playwright/test';
-import { makeTempDir, removeDir, type StartedServer, startServerProcess } from '../../test/support/server';
+import { makeTempDir, removeDir } from '../../test/support/server';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The line the launcher prints once the app can be opened. */
 export const APP_URL_PATTERN = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/;
-
-export type TestServer = StartedServer;
 
 export interface AppInstance {
   /** The printed address, with the instance's secret. */
@@ -36,7 +34,16 @@ export interface LaunchOptions {
 export async function startAppInstance(options: LaunchOptions = {}): Promise<AppInstance> {
   const ownProfile = options.profileDir === undefined;
   const profileDir = options.profileDir ?? (await makeTempDir('confab-e2e-profile-'));
-  const args = ['--import', 'tsx', 'electron/launch.ts', '--browser', '--profile', profileDir, '--port', '0'];
+  const args = [
+    '--import',
+    'tsx',
+    'electron/launcher/launch.ts',
+    '--browser',
+    '--profile',
+    profileDir,
+    '--port',
+    '0',
+  ];
   if (options.serverUrl) args.push('--server', options.serverUrl);
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
@@ -95,73 +102,4 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
-}
-
-/**
- * `server`: a fresh demo server per test, stopped after it.
- * `launchApp`: starts app instances (each with its own profile), stopped after the test.
- * `openApp`: opens an instance's URL in a fresh browser context (a window of that app).
- */
-export const test = base.extend<{
-  server: TestServer;
-  launchApp: (options?: LaunchOptions) => Promise<AppInstance>;
-  openApp: (app: AppInstance) => Promise<Page>;
-}>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  server: async ({}, use) => {
-    const server = await startServerProcess({ demo: true });
-    try {
-      await use(server);
-    } finally {
-      await server.dispose();
-    }
-  },
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  launchApp: async ({}, use, testInfo) => {
-    const started: AppInstance[] = [];
-    await use(async (options = {}) => {
-      const app = await startAppInstance(options);
-      started.push(app);
-      return app;
-    });
-    for (const [index, app] of started.entries()) {
-      if (testInfo.status !== testInfo.expectedStatus) {
-        await testInfo.attach(`app-${index + 1}.log`, { body: app.output(), contentType: 'text/plain' });
-      }
-    }
-    await Promise.all(started.map((app) => app.stop()));
-  },
-  openApp: async ({ browser }, use) => {
-    const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
-    await use(async (app) => {
-      const context = await browser.newContext();
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto(app.url);
-      return page;
-    });
-    await Promise.all(contexts.map((context) => context.close()));
-  },
-});
-
-export { expect };
-
-/** Signs in through the sign-in screen, as a person would. */
-export async function signIn(
-  page: Page,
-  credentials: { serverUrl?: string; email: string; password: string },
-) {
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await expect(form).toBeVisible();
-  if (credentials.serverUrl !== undefined) await form.getByLabel('Server URL').fill(credentials.serverUrl);
-  await form.getByLabel('Email').fill(credentials.email);
-  await form.getByLabel('Password').fill(credentials.password);
-  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
-
-/** The settings screen is up and the account's event queue is live. */
-export async function expectSignedIn(page: Page, email: string) {
-  await expect(page.getByRole('heading', { name: 'Display settings' })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('banner')).toContainText(email);
-  await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 30_000 });
 }

@@ -1,8 +1,14 @@
+/**
+ * The renderer's entry: one bridge to the main process, the stores kept in step with it
+ * (stores/sync), one TanStack Query client for request/response data (queries/), and the
+ * app's frame (features/shell).
+ */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
 import { getBridge, onBridgeLink } from './bridge';
+import { App } from './features/shell/App';
+import { followDraftPushes } from './queries/drafts';
 import { SyncProvider } from './stores/hooks';
 import { createSync } from './stores/sync';
 import './styles.css';
@@ -15,6 +21,7 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+followDraftPushes(queryClient, bridge);
 
 // Pushes sent while the bridge was down are lost: read everything again when it is back.
 onBridgeLink((up) => {

@@ -1,6 +1,6 @@
-/** Test data: a register snapshot as the main process hands it to the renderer. */
-import type { AccountSnapshot } from '../../../shared/ipc';
-import { DEFAULT_SHARED_SETTINGS, EMOJISET_CHOICES, type ServerEvent } from '../../../shared/protocol';
+/** Renderer test data: a register snapshot and local drafts as the main process hands them over. */
+import type { AccountSnapshot, LocalDraft } from '../../shared/ipc';
+import { DEFAULT_SHARED_SETTINGS, EMOJISET_CHOICES, type ServerEvent } from '../../shared/protocol';
 
 export function snapshotFixture(
   overrides: { generation?: number; lastEventId?: number; accountId?: string } = {},
@@ -26,4 +26,18 @@ export function snapshotFixture(
 
 export function settingEvent(id: number, property: string, value: boolean | number | string): ServerEvent {
   return { id, type: 'user_settings', op: 'update', property, value };
+}
+
+export function localDraftFixture(localId: string, content: string): LocalDraft {
+  return {
+    localId,
+    serverId: null,
+    type: '',
+    to: [],
+    topic: '',
+    content,
+    timestamp: 1_700_000_000,
+    status: 'pending',
+    syncError: null,
+  };
 }

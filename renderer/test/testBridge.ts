@@ -10,7 +10,7 @@ import type {
   IpcResult,
   PushChannel,
   PushPayloads,
-} from '../../../shared/ipc';
+} from '../../shared/ipc';
 
 type AnyHandler = (request: unknown) => Promise<IpcResult<unknown>>;
 

@@ -89,29 +89,21 @@ export function encodeParams(params: Params): string {
   return parts.join('&');
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/**
+ * The two platform globals base64Utf8 needs. Both exist in Node 20 and every browser, but
+ * shared/ compiles without DOM or Node typings, so they are typed here, as narrowly as used.
+ */
+interface TextGlobals {
+  TextEncoder: new () => { encode(text: string): Uint8Array };
+  btoa(binary: string): string;
+}
 
-/** Base64 of the UTF-8 bytes of `text` (no btoa: shared code has no DOM or Node globals). */
+/** Base64 of the UTF-8 bytes of `text` (btoa alone takes only Latin-1 text). */
 export function base64Utf8(text: string): string {
-  const bytes: number[] = [];
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (cp < 0x80) bytes.push(cp);
-    else if (cp < 0x800) bytes.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000) bytes.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else {
-      bytes.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    }
-  }
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const [a = 0, b = 0, c = 0] = [bytes[i], bytes[i + 1], bytes[i + 2]];
-    const n = (a << 16) | (b << 8) | c;
-    out += B64.charAt((n >> 18) & 63) + B64.charAt((n >> 12) & 63);
-    out += i + 1 < bytes.length ? B64.charAt((n >> 6) & 63) : '=';
-    out += i + 2 < bytes.length ? B64.charAt(n & 63) : '=';
-  }
-  return out;
+  const { TextEncoder, btoa } = globalThis as unknown as TextGlobals;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 export function basicAuthHeader(username: string, password: string): string {
@@ -144,7 +136,8 @@ export interface CallOptions {
 export interface SubscriptionPropertyUpdate {
   stream_id: number;
   property: string;
-  value: SettingValue;
+  /** null: a notification property follows the user's own setting. */
+  value: SettingValue | null;
 }
 
 function parseRetryAfter(header: string | null, body: Record<string, unknown>): number | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BOB, CAROL, ME, snapshotFixture, subscription, user } from '../../test/fixtures/domain';
 import { parseEvent, type RegisterState, type ServerEvent } from '../protocol';
-import { BOB, CAROL, ME, snapshotFixture, subscription, user } from './fixtures';
 import { accountStateFromSnapshot, applyEvent, applyEvents, snapshotFromAccountState } from './index';
 
 const minimal: RegisterState = {

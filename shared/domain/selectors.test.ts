@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { BOB, ME, snapshotFixture, subscription } from '../../test/fixtures/domain';
 import type { ServerEvent } from '../protocol';
-import { BOB, ME, snapshotFixture, subscription } from './fixtures';
 import {
   accountStateFromSnapshot,
   applyEvent,

@@ -1,7 +1,7 @@
 /** Every event form, slice by slice: the exact state each handler produces. */
 import { describe, expect, it } from 'vitest';
+import { BOB, CAROL, ME, snapshotFixture, stream, subscription, user } from '../../test/fixtures/domain';
 import type { EventOf, PersonUpdate } from '../protocol';
-import { BOB, CAROL, ME, snapshotFixture, stream, subscription, user } from './fixtures';
 import {
   accountStateFromSnapshot,
   applyEvent,

@@ -1,9 +1,17 @@
 /**
  * The renderer's one way to the main process. In Electron the preload exposes `window.confab`;
- * in browser mode the same contract travels over a WebSocket to electron/host, authenticated
+ * in browser mode the same contract travels over a WebSocket to electron/browser, authenticated
  * by the secret the launcher put in the page URL.
  */
-import { BROWSER_SECRET_PARAM, BROWSER_WS_PATH, type ConfabBridge } from '../../../shared/ipc';
+import {
+  BROWSER_SECRET_PARAM,
+  BROWSER_WS_PATH,
+  type ConfabBridge,
+  type InvokeChannel,
+  type InvokeRequest,
+  type InvokeResponses,
+} from '../../../shared/ipc';
+import { unwrap } from './result';
 import { createWebSocketBridge } from './websocket';
 
 declare global {
@@ -68,4 +76,12 @@ export function getBridge(): ConfabBridge {
     },
   });
   return bridge;
+}
+
+/** Invokes one main-process operation: its value, or its failure thrown as an IpcCallError. */
+export async function call<C extends InvokeChannel>(
+  channel: C,
+  request: InvokeRequest<C>,
+): Promise<InvokeResponses[C]> {
+  return unwrap(await getBridge().invoke(channel, request));
 }

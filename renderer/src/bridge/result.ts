@@ -1,3 +1,4 @@
+/** The answer of an invoke, unwrapped: a failure becomes an error the UI can show as it is. */
 import type { IpcResult } from '../../../shared/ipc';
 
 /** A failed invoke, carrying the main process's message verbatim (it is shown to the user). */

@@ -1,5 +1,5 @@
 /**
- * Browser mode: the IPC contract of shared/ipc carried over a WebSocket to electron/host.
+ * Browser mode: the IPC contract of shared/ipc carried over a WebSocket to electron/browser.
  * Invokes are request/response frames matched by id; pushes are fanned out to listeners.
  * When the socket closes (host restarted, laptop slept), every pending invoke is rejected
  * at once with a clear error and the socket is reopened with the app's one back-off policy

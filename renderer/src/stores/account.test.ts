@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { settingEvent, snapshotFixture } from '../../test/fixtures';
+import { createTestBridge, flush } from '../../test/testBridge';
 import { createAccountStore, UNREACHABLE } from './account';
 import { effectiveSetting } from './accountState';
-import { settingEvent, snapshotFixture } from './fixtures';
-import { createTestBridge, flush } from './testBridge';
 
 describe('account store', () => {
   it('applies a batch of events in one update', () => {

@@ -10,7 +10,12 @@ import type {
   IpcResult,
   PushPayloads,
 } from '../../../shared/ipc';
-import type { SettingValue } from '../../../shared/protocol';
+import type {
+  SettingValue,
+  SubscriptionPropertyChange,
+  SubscriptionPropertyName,
+  SubscriptionPropertyValues,
+} from '../../../shared/protocol';
 import {
   type AccountStoreData,
   acknowledgeSetting,
@@ -37,8 +42,15 @@ export interface AccountActions {
   /** From the user: change one setting (local echo, then renderer -> main -> server). */
   updateSetting(property: string, value: SettingValue): Promise<void>;
   dismissSettingError(): void;
-  /** From the user: change one property of a subscription (is_muted, color, pin_to_top, ...). */
-  updateSubscriptionProperty(streamId: number, property: string, value: SettingValue): Promise<void>;
+  /**
+   * From the user: change one property of a subscription (is_muted, color, pin_to_top, ...).
+   * Null ("follow my own setting") is not offered yet: the overlay holds setting values.
+   */
+  updateSubscriptionProperty<P extends SubscriptionPropertyName>(
+    streamId: number,
+    property: P,
+    value: Exclude<SubscriptionPropertyValues[P], null>,
+  ): Promise<void>;
   dismissSubscriptionError(): void;
 }
 
@@ -123,7 +135,8 @@ export function createAccountStore(
             send: () =>
               bridge.invoke('subscriptions.updateProperties', {
                 accountId: get().accountId,
-                updates: [{ stream_id: streamId, property, value }],
+                // One property with its own value type; TypeScript cannot correlate P across the union.
+                updates: [{ stream_id: streamId, property, value } as SubscriptionPropertyChange],
               }),
             acknowledge: (state) => acknowledgeSubscriptionProperty(state, streamId, property, mine),
             rollback: (message) => (state) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { settingEvent, snapshotFixture } from '../../test/fixtures';
 import {
   acknowledgeSetting,
   applyEventBatch,
@@ -10,7 +11,6 @@ import {
   setConnection,
   stateFromSnapshot,
 } from './accountState';
-import { settingEvent, snapshotFixture } from './fixtures';
 
 describe('account state from a snapshot', () => {
   it('takes the settings, ids and generation from the snapshot', () => {

@@ -182,6 +182,16 @@ function serverSubscriptionValue(state: AccountStoreData, streamId: number, prop
   return sub?.[property];
 }
 
+/** One subscription property's overlay entry changed by `change`, and the error line set. */
+function withSubscriptionOverlay(
+  state: AccountStoreData,
+  change: (overlay: Overlay<SettingValue>) => Overlay<SettingValue>,
+  subscriptionError: SubscriptionError | null,
+): AccountStoreData {
+  return { ...state, pendingSubscriptions: change(state.pendingSubscriptions), subscriptionError };
+}
+
+/** The user changed a subscription property: show it at once. */
 export function echoSubscriptionProperty(
   state: AccountStoreData,
   streamId: number,
@@ -190,11 +200,7 @@ export function echoSubscriptionProperty(
   seq: number,
 ): AccountStoreData {
   const key = subscriptionKey(streamId, property);
-  return {
-    ...state,
-    pendingSubscriptions: echoWrite(state.pendingSubscriptions, key, value, seq),
-    subscriptionError: null,
-  };
+  return withSubscriptionOverlay(state, (overlay) => echoWrite(overlay, key, value, seq), null);
 }
 
 export function acknowledgeSubscriptionProperty(
@@ -209,6 +215,7 @@ export function acknowledgeSubscriptionProperty(
   return pendingSubscriptions === state.pendingSubscriptions ? state : { ...state, pendingSubscriptions };
 }
 
+/** Change `seq` failed: drop its overlay (unless a newer change replaced it) and say why. */
 export function rollbackSubscriptionProperty(
   state: AccountStoreData,
   streamId: number,
@@ -217,11 +224,8 @@ export function rollbackSubscriptionProperty(
   message: string,
 ): AccountStoreData {
   const key = subscriptionKey(streamId, property);
-  return {
-    ...state,
-    pendingSubscriptions: rollbackWrite(state.pendingSubscriptions, key, seq),
-    subscriptionError: { streamId, property, message },
-  };
+  const error = { streamId, property, message };
+  return withSubscriptionOverlay(state, (overlay) => rollbackWrite(overlay, key, seq), error);
 }
 
 export function dismissSubscriptionError(state: AccountStoreData): AccountStoreData {

@@ -1,8 +1,10 @@
 /** Local echo of subscription property writes: shown at once, settled by the event, rolled back on failure. */
 import { describe, expect, it } from 'vitest';
-import { subscription } from '../../../shared/domain/fixtures';
 import type { AccountSnapshot } from '../../../shared/ipc';
 import type { ServerEvent } from '../../../shared/protocol';
+import { subscription } from '../../../test/fixtures/domain';
+import { snapshotFixture } from '../../test/fixtures';
+import { createTestBridge } from '../../test/testBridge';
 import { createAccountStore, UNREACHABLE } from './account';
 import {
   acknowledgeSubscriptionProperty,
@@ -13,8 +15,6 @@ import {
   rollbackSubscriptionProperty,
   stateFromSnapshot,
 } from './accountState';
-import { snapshotFixture } from './fixtures';
-import { createTestBridge } from './testBridge';
 
 const general = subscription(1, 'general');
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountSummary, ConnectionState } from '../../../shared/ipc';
-import { settingEvent, snapshotFixture } from './fixtures';
+import type { AccountSnapshot, AccountSummary, ConnectionState } from '../../../shared/ipc';
+import { settingEvent, snapshotFixture } from '../../test/fixtures';
+import { createTestBridge, flush } from '../../test/testBridge';
 import { createSync } from './sync';
-import { createTestBridge, flush } from './testBridge';
 
 const account = (id: string): AccountSummary => ({
   id,
@@ -20,6 +20,16 @@ function setup() {
   test.handle('app.getState', () => ({ accounts: [account('acct-1')], activeAccountId: 'acct-1' }));
   test.handle('account.getConnection', () => connected);
   return test;
+}
+
+/** A sync that has read the app state and, through `snapshot`, the account's snapshot. */
+async function resynced(snapshot: () => AccountSnapshot | null) {
+  const test = setup();
+  test.handle('account.getSnapshot', snapshot);
+  const sync = createSync(test.bridge);
+  await sync.resync();
+  await flush();
+  return { test, sync };
 }
 
 describe('sync between the main process and the stores', () => {
@@ -57,11 +67,7 @@ describe('sync between the main process and the stores', () => {
   });
 
   it('waits for the snapshot push when the account has not registered yet', async () => {
-    const test = setup();
-    test.handle('account.getSnapshot', () => null);
-    const sync = createSync(test.bridge);
-    await sync.resync();
-    await flush();
+    const { test, sync } = await resynced(() => null);
     expect(sync.registry.getState().stores['acct-1']).toBeUndefined();
     test.push('account.connection', { accountId: 'acct-1', state: connected });
     test.push('account.snapshot', snapshotFixture({ generation: 2 }));
@@ -71,11 +77,7 @@ describe('sync between the main process and the stores', () => {
   });
 
   it('routes pushes to the right store', async () => {
-    const test = setup();
-    test.handle('account.getSnapshot', () => snapshotFixture());
-    const sync = createSync(test.bridge);
-    await sync.resync();
-    await flush();
+    const { test, sync } = await resynced(() => snapshotFixture());
     const store = sync.registry.getState().stores['acct-1'];
     test.push('account.events', {
       accountId: 'acct-1',
@@ -94,11 +96,7 @@ describe('sync between the main process and the stores', () => {
   });
 
   it('drops the store of an account that was signed out', async () => {
-    const test = setup();
-    test.handle('account.getSnapshot', () => snapshotFixture());
-    const sync = createSync(test.bridge);
-    await sync.resync();
-    await flush();
+    const { test, sync } = await resynced(() => snapshotFixture());
     test.push('app.state', { accounts: [], activeAccountId: null });
     expect(sync.registry.getState().stores).toEqual({});
     expect(sync.app.getState().accounts).toEqual([]);

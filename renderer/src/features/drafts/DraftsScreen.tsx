@@ -1,7 +1,11 @@
+/**
+ * The Drafts screen. Its data is the main process's local drafts store, read and written
+ * through queries/drafts (TanStack Query, kept current by the `drafts.changed` push).
+ */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { DraftInput, LocalDraft } from '../../../../shared/ipc';
+import { useDeleteDraft, useDrafts, useSaveDraft } from '../../queries/drafts';
 import { draftPreview, draftStatusText, draftSyncHint, draftTarget } from './draftText';
-import { useDrafts } from './useDrafts';
 
 /** Typing is saved this long after the last keystroke (every keystroke would be a disk write). */
 export const SAVE_DELAY_MS = 300;
@@ -9,7 +13,12 @@ const MAX_CONTENT = 10_000;
 
 /** The account's drafts: a list to pick from and an editor that saves as you type. */
 export function DraftsScreen({ accountId }: { accountId: string }) {
-  const { drafts, error, save, remove } = useDrafts(accountId);
+  const list = useDrafts(accountId);
+  // mutateAsync is stable across renders: the editor's save-on-leave effect relies on it.
+  const save = useSaveDraft(accountId).mutateAsync;
+  const remove = useDeleteDraft(accountId).mutateAsync;
+  const drafts = list.data ?? null;
+  const error = list.error?.message ?? null;
   const [selected, setSelected] = useState<string | null>(null);
   // While a new draft is being created the previous one's editor is gone, so nothing typed
   // meanwhile can land in it; the new draft's editor then opens focused.
@@ -41,7 +50,7 @@ export function DraftsScreen({ accountId }: { accountId: string }) {
   };
 
   return (
-    <main className="drafts" aria-labelledby={headingId}>
+    <main className="screen drafts" aria-labelledby={headingId}>
       <div className="drafts-head">
         <h1 id={headingId}>Drafts</h1>
         <button type="button" className="primary" disabled={creating} onClick={() => void create()}>

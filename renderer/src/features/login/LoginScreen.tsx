@@ -1,13 +1,13 @@
-import { type FormEvent, useId, useState } from 'react';
+/** The sign-in screen: server URL, email, password; the demo accounts when the server has them. */
+import { type FormEvent, type InputHTMLAttributes, useId, useState } from 'react';
 import type { DemoLogin } from '../../../../shared/ipc';
-import { useAppInfo, useSignIn } from '../../queries/app';
+import { useAppInfo, useSignIn } from '../../queries/accounts';
 import { normalizeServerUrl } from './serverUrl';
 
-/** The sign-in screen: server URL, email, password; the demo accounts when the server has them. */
 export function LoginScreen({ onCancel, onSignedIn }: { onCancel?: () => void; onSignedIn?: () => void }) {
   const info = useAppInfo();
   const signIn = useSignIn();
-  const ids = { title: useId(), server: useId(), email: useId(), password: useId() };
+  const titleId = useId();
   // null until the user edits it: until then the field shows the app's default server.
   const [serverUrl, setServerUrl] = useState<string | null>(null);
   const [email, setEmail] = useState('');
@@ -51,48 +51,35 @@ export function LoginScreen({ onCancel, onSignedIn }: { onCancel?: () => void; o
         <p className="brand" aria-hidden="true">
           Confab
         </p>
-        <h1 id={ids.title}>Sign in</h1>
-        <form className="stack" aria-labelledby={ids.title} onSubmit={onSubmit} noValidate>
-          <div className="field">
-            <label htmlFor={ids.server}>Server URL</label>
-            <input
-              id={ids.server}
-              name="server"
-              type="text"
-              inputMode="url"
-              autoComplete="url"
-              spellCheck={false}
-              required
-              placeholder="https://chat.example.com"
-              value={shownServerUrl}
-              onChange={(e) => setServerUrl(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.email}>Email</label>
-            <input
-              id={ids.email}
-              name="email"
-              type="email"
-              autoComplete="username"
-              spellCheck={false}
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.password}>Password</label>
-            <input
-              id={ids.password}
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+        <h1 id={titleId}>Sign in</h1>
+        <form className="stack" aria-labelledby={titleId} onSubmit={onSubmit} noValidate>
+          <TextField
+            label="Server URL"
+            name="server"
+            inputMode="url"
+            autoComplete="url"
+            spellCheck={false}
+            placeholder="https://chat.example.com"
+            value={shownServerUrl}
+            onText={setServerUrl}
+          />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            spellCheck={false}
+            value={email}
+            onText={setEmail}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onText={setPassword}
+          />
           {error && (
             <p role="alert" className="alert">
               {error}
@@ -136,5 +123,22 @@ export function LoginScreen({ onCancel, onSignedIn }: { onCancel?: () => void; o
         )}
       </div>
     </main>
+  );
+}
+
+type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onChange'> & {
+  label: string;
+  value: string;
+  onText: (value: string) => void;
+};
+
+/** A required text input with its label; `type` is text unless given. */
+function TextField({ label, onText, type = 'text', ...input }: TextFieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type={type} required onChange={(e) => onText(e.target.value)} {...input} />
+    </div>
   );
 }

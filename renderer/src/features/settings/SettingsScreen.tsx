@@ -13,7 +13,7 @@ import {
 export function SettingsScreen() {
   const headingId = useId();
   return (
-    <main className="settings" aria-labelledby={headingId}>
+    <main className="screen" aria-labelledby={headingId}>
       <h1 id={headingId}>Display settings</h1>
       <p className="lede">Changes are saved as you make them and show on all your devices.</p>
       <SettingErrorAlert />

@@ -2,7 +2,12 @@
  * The display settings the settings screen shows, grouped as people look for them. Which
  * values a setting accepts comes from the shared settings table; this file only adds words.
  */
-import { EMOJISET_CHOICES, type SettingValue, type SharedSettingName } from '../../../../shared/protocol';
+import {
+  EMOJISET_CHOICES,
+  type SettingValue,
+  SHARED_SETTINGS,
+  type SharedSettingName,
+} from '../../../../shared/protocol';
 
 export interface Choice {
   value: SettingValue;
@@ -26,10 +31,17 @@ export interface SettingGroup {
 
 type Settings = Readonly<Record<string, unknown>>;
 
-const fixed =
-  (choices: Choice[]) =>
-  (_settings: Settings): Choice[] =>
-    choices;
+/**
+ * A select over the values the shared settings table gives `name`, in its order, with one
+ * label each: the values come from the table, only the words from here.
+ */
+function enumSelect(name: SharedSettingName, label: string, labels: readonly string[]): SettingControl {
+  const type = SHARED_SETTINGS[name].type;
+  const values: readonly SettingValue[] =
+    type.kind === 'int-enum' || type.kind === 'str-enum' ? type.values : [];
+  const choices = values.map((value, i) => ({ value, label: labels[i] ?? String(value) }));
+  return { kind: 'select', name, label, choices: () => choices };
+}
 
 /** The emoji sets this server offers (user_settings.emojiset_choices), else the known ones. */
 function emojisetChoices(settings: Settings): Choice[] {
@@ -47,16 +59,7 @@ export const DISPLAY_SETTINGS: SettingGroup[] = [
   {
     title: 'Theme',
     controls: [
-      {
-        kind: 'select',
-        name: 'color_scheme',
-        label: 'Color scheme',
-        choices: fixed([
-          { value: 1, label: 'Automatic' },
-          { value: 2, label: 'Dark' },
-          { value: 3, label: 'Light' },
-        ]),
-      },
+      enumSelect('color_scheme', 'Color scheme', ['Automatic', 'Dark', 'Light']),
       { kind: 'checkbox', name: 'high_contrast_mode', label: 'High contrast mode' },
       { kind: 'checkbox', name: 'dense_mode', label: 'Dense mode', hint: 'Smaller text and tighter spacing' },
       {
@@ -90,15 +93,7 @@ export const DISPLAY_SETTINGS: SettingGroup[] = [
   {
     title: 'Navigation',
     controls: [
-      {
-        kind: 'select',
-        name: 'default_view',
-        label: 'Default view',
-        choices: fixed([
-          { value: 'recent_topics', label: 'Recent topics' },
-          { value: 'all_messages', label: 'All messages' },
-        ]),
-      },
+      enumSelect('default_view', 'Default view', ['Recent topics', 'All messages']),
       {
         kind: 'checkbox',
         name: 'escape_navigates_to_default_view',
@@ -109,26 +104,8 @@ export const DISPLAY_SETTINGS: SettingGroup[] = [
   {
     title: 'Sidebars',
     controls: [
-      {
-        kind: 'select',
-        name: 'demote_inactive_streams',
-        label: 'Demote inactive streams',
-        choices: fixed([
-          { value: 1, label: 'Automatic' },
-          { value: 2, label: 'Always' },
-          { value: 3, label: 'Never' },
-        ]),
-      },
-      {
-        kind: 'select',
-        name: 'user_list_style',
-        label: 'User list style',
-        choices: fixed([
-          { value: 1, label: 'Compact' },
-          { value: 2, label: 'With status' },
-          { value: 3, label: 'With avatar and status' },
-        ]),
-      },
+      enumSelect('demote_inactive_streams', 'Demote inactive streams', ['Automatic', 'Always', 'Never']),
+      enumSelect('user_list_style', 'User list style', ['Compact', 'With status', 'With avatar and status']),
       {
         kind: 'checkbox',
         name: 'left_side_userlist',

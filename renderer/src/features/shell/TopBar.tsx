@@ -1,31 +1,30 @@
+/**
+ * The bar above every signed-in screen: who, where, whether connected, and the account
+ * actions (switch, add, sign out).
+ */
 import { type ReactNode, useEffect, useId, useState } from 'react';
-import { type AccountSummary, UNSYNCED_DRAFTS } from '../../../../shared/ipc';
+import type { AccountSummary } from '../../../../shared/ipc';
 import { getBridge } from '../../bridge';
-import { IpcCallError } from '../../bridge/result';
-import { useSetActiveAccount, useSignOut } from '../../queries/app';
+import { useSetActiveAccount } from '../../queries/accounts';
 import { useAccounts, useConnection } from '../../stores/hooks';
-import { ConfirmSignOut } from '../drafts/ConfirmSignOut';
+import { ConfirmSignOut } from './ConfirmSignOut';
 import { connectionText } from './connectionText';
 import { watchNetwork } from './networkWake';
+import { useSignOutFlow } from './useSignOutFlow';
 
-/** The bar above every signed-in screen: who, where, whether connected, and account actions. */
-export function TopBar({
-  account,
-  status,
-  onAddAccount,
-}: {
+interface TopBarProps {
   account: AccountSummary;
+  /** The connection badge (a fixed one while the account's store is loading). */
   status: ReactNode;
   onAddAccount: () => void;
-}) {
+}
+
+export function TopBar({ account, status, onAddAccount }: TopBarProps) {
   const accounts = useAccounts();
-  const signOut = useSignOut();
+  const signOut = useSignOutFlow(account.id);
   const setActive = useSetActiveAccount();
   const switcherId = useId();
-  // Drafts not yet on the server: ask first (the main process refused with UNSYNCED_DRAFTS).
-  const unsynced =
-    signOut.error instanceof IpcCallError && signOut.error.code === UNSYNCED_DRAFTS ? signOut.error : null;
-  const error = (unsynced ? null : signOut.error) ?? setActive.error;
+  const error = signOut.error ?? setActive.error;
   return (
     <header className="topbar">
       <span className="brand">Confab</span>
@@ -45,7 +44,7 @@ export function TopBar({
               id={switcherId}
               value={account.id}
               disabled={setActive.isPending}
-              onChange={(e) => setActive.mutate(e.target.value)}
+              onChange={(e) => setActive.mutate({ accountId: e.target.value })}
             >
               {accounts.map((a) => (
                 <option key={a.id} value={a.id}>
@@ -58,13 +57,11 @@ export function TopBar({
         <button type="button" onClick={onAddAccount}>
           Add account
         </button>
-        <button type="button" disabled={signOut.isPending} onClick={() => signOut.mutate(account.id)}>
-          {signOut.isPending ? 'Signing out…' : 'Sign out'}
+        <button type="button" disabled={signOut.pending} onClick={signOut.start}>
+          {signOut.pending ? 'Signing out…' : 'Sign out'}
         </button>
       </div>
-      {unsynced && (
-        <ConfirmSignOut accountId={account.id} message={unsynced.message} onDone={() => signOut.reset()} />
-      )}
+      {signOut.question && <ConfirmSignOut question={signOut.question} />}
       {error && (
         <p role="alert" className="alert topbar-alert">
           {error.message}
