@@ -38,6 +38,7 @@ import {
   setPasswordHashByEmail,
   type UserRow,
 } from './db/users';
+import CONVERSATIONS from './demo-conversations.json' with { type: 'json' };
 import { renderMarkdown } from './markdown';
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
@@ -80,73 +81,17 @@ export const demoEmail = (who: DemoRole) => `${who}@${DEMO_DOMAIN}`;
 /** Monday 3 March 2025, 09:00 UTC: the demo's fixed "now", so its content is reproducible. */
 const T0 = Date.UTC(2025, 2, 3, 9, 0, 0) / 1000;
 
+type DemoStream = 'general' | 'engineering' | 'design' | 'announce';
 type Msg = { from: DemoRole; to: MessageTarget | { dm: DemoRole[] }; text: string; unreadFor?: DemoRole[] };
+/** The conversations as written in the data file: streams by name. */
+type DemoMessage = Omit<Msg, 'to'> & { to: { stream: DemoStream; topic: string } | { dm: DemoRole[] } };
 
-function script(streams: Record<'general' | 'engineering' | 'design' | 'announce', number>): Msg[] {
-  const s = (stream: keyof typeof streams, topic: string) => ({ stream: streams[stream], topic });
-  const welcome = s('general', 'welcome');
-  const lunch = s('general', 'lunch plans');
-  const weekend = s('general', 'weekend');
-  const build = s('engineering', 'build pipeline');
-  const release = s('engineering', 'release 1.0');
-  const logo = s('design', 'new logo');
-  const move = s('announce', 'office move');
-  return [
-    {
-      from: 'owner',
-      to: welcome,
-      text: 'Welcome to **Confab**, everyone! This is our new home for team chat.',
-    },
-    { from: 'admin', to: welcome, text: 'Accounts are set up. Ping me if anything looks off.' },
-    { from: 'alice', to: welcome, text: 'Hello all! Happy to be here.' },
-    { from: 'bob', to: welcome, text: 'Hi! Looking forward to working with you.' },
-    { from: 'guest', to: welcome, text: 'Thanks for having me as a guest this quarter.' },
-    { from: 'moderator', to: lunch, text: 'Anyone up for lunch at the noodle place today?' },
-    { from: 'bob', to: lunch, text: 'Count me in.' },
-    { from: 'alice', to: lunch, text: 'Same here, 12:30?' },
-    { from: 'moderator', to: lunch, text: '12:30 works. I will book a table for four.' },
-    { from: 'owner', to: lunch, text: 'Enjoy! I am stuck in meetings.' },
-    { from: 'bob', to: weekend, text: 'Any plans for the weekend?' },
-    { from: 'moderator', to: weekend, text: 'Hiking if the weather holds.' },
-    { from: 'guest', to: weekend, text: 'Visiting family.', unreadFor: ['alice'] },
-    { from: 'bob', to: weekend, text: 'Nice, have fun!', unreadFor: ['alice'] },
-    { from: 'admin', to: build, text: 'CI is now running on every pull request.' },
-    { from: 'alice', to: build, text: 'Great. Can we cache `node_modules` between runs?' },
-    { from: 'admin', to: build, text: 'Done: the cache key is the lock file hash.' },
-    { from: 'alice', to: build, text: 'Build time went from 9 minutes to 3.' },
-    { from: 'admin', to: build, text: 'Next up: running the end-to-end tests in parallel.' },
-    { from: 'alice', to: build, text: 'I can take that one.' },
-    { from: 'admin', to: release, text: 'Release 1.0 is planned for Friday.' },
-    { from: 'alice', to: release, text: 'The settings screen is ready for review.' },
-    { from: 'admin', to: release, text: 'Reviewed, looks good. Merging.', unreadFor: ['alice'] },
-    {
-      from: 'admin',
-      to: release,
-      text: 'Release notes draft: https://example.com/notes',
-      unreadFor: ['alice'],
-    },
-    { from: 'admin', to: release, text: 'Please double-check the upgrade steps.', unreadFor: ['alice'] },
-    { from: 'admin', to: logo, text: 'Here are three directions for the new logo.' },
-    { from: 'alice', to: logo, text: 'I like the second one best.' },
-    { from: 'admin', to: logo, text: 'Agreed. I will refine it.', unreadFor: ['alice'] },
-    { from: 'admin', to: logo, text: 'Refined version uploaded.', unreadFor: ['alice'] },
-    { from: 'owner', to: move, text: 'We move to the new office on the 1st of next month.' },
-    {
-      from: 'admin',
-      to: move,
-      text: 'Badges for the new building will be handed out next week.',
-      unreadFor: ['alice'],
-    },
-    { from: 'bob', to: { dm: ['alice'] }, text: 'Hey Alice, do you have a minute to look at my mockups?' },
-    { from: 'alice', to: { dm: ['bob'] }, text: 'Sure, send them over.' },
-    { from: 'bob', to: { dm: ['alice'] }, text: 'Sent! No rush.', unreadFor: ['alice'] },
-    {
-      from: 'moderator',
-      to: { dm: ['alice', 'bob'] },
-      text: 'Could you two run the next demo session?',
-      unreadFor: ['alice'],
-    },
-  ];
+/** Stream names of the demo's conversations (server/demo-conversations.json) to their ids. */
+function script(streams: Record<DemoStream, number>): Msg[] {
+  return (CONVERSATIONS as DemoMessage[]).map((m) => ({
+    ...m,
+    to: 'dm' in m.to ? m.to : { stream: streams[m.to.stream], topic: m.to.topic },
+  }));
 }
 
 /** Creates the demo content; the caller runs it in a transaction. */

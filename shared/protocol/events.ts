@@ -33,21 +33,18 @@ export const userSettingsEventSchema = z.object({
   language_name: z.string().optional(),
 });
 
-export const updateDisplaySettingsEventSchema = z.looseObject({
-  id,
+/** What the two legacy per-group setting events (before user_settings_object) share. */
+const legacySettingEvent = z.looseObject({ id, user: z.string().optional(), setting: settingValue });
+
+export const updateDisplaySettingsEventSchema = legacySettingEvent.extend({
   type: z.literal('update_display_settings'),
-  user: z.string().optional(),
   setting_name: z.string(),
-  setting: settingValue,
   language_name: z.string().optional(),
 });
 
-export const updateGlobalNotificationsEventSchema = z.looseObject({
-  id,
+export const updateGlobalNotificationsEventSchema = legacySettingEvent.extend({
   type: z.literal('update_global_notifications'),
-  user: z.string().optional(),
   notification_name: z.string(),
-  setting: settingValue,
 });
 
 /** `person` of a realm_user update: user_id plus exactly one group of fields (NOTES.md). */
