@@ -20,6 +20,13 @@ import { subscriptionEndpoints } from './subscriptions';
 import { userGroupEndpoints } from './user-groups';
 import { avatarEndpoints, userEndpoints } from './users';
 import { webhookEndpoints } from './webhooks';
+// imports: edges (issue 8)
+// imports: messages (issue 8)
+// imports: flags-reactions-scheduled (issue 8)
+// imports: presence-typing-topics (issue 8)
+// imports: streams (issue 8)
+// imports: users-groups-fields (issue 8)
+// imports: realm-uploads (issue 8)
 
 export const apiEndpoints = [
   ...authEndpoints,
@@ -38,6 +45,20 @@ export const apiEndpoints = [
   ...webhookEndpoints,
   ...messageEndpoints,
   ...readEndpoints,
+  // ---- edges (issue 8) ----
+  // ---- end edges ----
+  // ---- messages (issue 8) ----
+  // ---- end messages ----
+  // ---- flags-reactions-scheduled (issue 8) ----
+  // ---- end flags-reactions-scheduled ----
+  // ---- presence-typing-topics (issue 8) ----
+  // ---- end presence-typing-topics ----
+  // ---- streams (issue 8) ----
+  // ---- end streams ----
+  // ---- users-groups-fields (issue 8) ----
+  // ---- end users-groups-fields ----
+  // ---- realm-uploads (issue 8) ----
+  // ---- end realm-uploads ----
 ];
 
 export const pageEndpoints = [...avatarEndpoints, ...accountPageEndpoints];

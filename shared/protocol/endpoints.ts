@@ -468,6 +468,20 @@ const API = [
     body({ name: 'url_prefix', kind: 'string', required: true, example: 'https://python.example/?code=' }),
   ]),
   family('DELETE /realm/playgrounds/{playground_id}', 'admin', [pathId('playground_id')]),
+  // ---- beyond the spec (issue 8): edges ----
+  // ---- end edges ----
+  // ---- beyond the spec (issue 8): messages ----
+  // ---- end messages ----
+  // ---- beyond the spec (issue 8): flags-reactions-scheduled ----
+  // ---- end flags-reactions-scheduled ----
+  // ---- beyond the spec (issue 8): presence-typing-topics ----
+  // ---- end presence-typing-topics ----
+  // ---- beyond the spec (issue 8): streams ----
+  // ---- end streams ----
+  // ---- beyond the spec (issue 8): users-groups-fields ----
+  // ---- end users-groups-fields ----
+  // ---- beyond the spec (issue 8): realm-uploads ----
+  // ---- end realm-uploads ----
   // Spectators too, where the organization allows public access (see the spec).
   spec('POST /register', 'user', queueParams('body'), { spectators: true }),
   spec(
