@@ -15,9 +15,9 @@ import {
   rawRequest,
   writeRendererFixture,
 } from '../../test/support/browser-mode';
+import { CONTENT_SECURITY_POLICY } from '../core/static-files';
 import { type EmbeddedServer, startEmbeddedServer } from '../launcher/embedded-server';
 import { type BrowserApp, startBrowserApp } from './start';
-import { CONTENT_SECURITY_POLICY } from './static';
 
 const EXPECTED_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { contentTypeFor, findStaticFile, SECURITY_HEADERS } from '../core/static-files';
 import type { HostAccess } from './access';
-import { contentTypeFor, findStaticFile, SECURITY_HEADERS } from './static';
 
 export interface StaticSite {
   /** The built renderer (index.html + assets). */

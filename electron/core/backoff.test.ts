@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as shared from '../../shared/backoff';
+import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelayMs } from '../../shared/backoff';
 import { ApiError, NetworkError } from '../../shared/client';
-import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelayMs, isTransient, retryDelayMs } from './backoff';
+import { isTransient, retryDelayMs } from './backoff';
 
 describe('backoffDelayMs', () => {
   it('is the shared back-off (shared/backoff.ts), re-exported for the core', () => {

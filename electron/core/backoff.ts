@@ -6,8 +6,6 @@
 import { backoffDelayMs } from '../../shared/backoff';
 import { ApiError, NetworkError } from '../../shared/client';
 
-export { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelayMs } from '../../shared/backoff';
-
 /** Failures that say nothing about our request: the network, the server's health, its rate limit. */
 export function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError) return true;

@@ -1,7 +1,7 @@
 /** app://confab/...: the built renderer, with the same headers as browser mode. */
 import { readFile } from 'node:fs/promises';
-import { contentTypeFor, findStaticFile, SECURITY_HEADERS } from '../browser/static';
 import { APP_HOST } from '../core/desktop/electron-policy';
+import { contentTypeFor, findStaticFile, SECURITY_HEADERS } from '../core/static-files';
 
 function textResponse(status: number, text: string): Response {
   return new Response(text, {

@@ -12,7 +12,7 @@
  * nothing here (a heartbeat) leaves the state object as it was, and every event leaves the
  * slices it does not change as they were: selectors cache on those objects.
  */
-import type { RegisterState, ServerEvent, Subscription, User } from '../protocol';
+import { type RegisterState, ROLES, type ServerEvent, type Subscription, type User } from '../protocol';
 import { type DraftsState, draftsFromSnapshot, handleDraftsEvent } from './drafts';
 import {
   type AlertWordsState,
@@ -326,7 +326,7 @@ export function snapshotFromAccountState(
   const self = ownUser(state) as Record<string, unknown> | undefined;
   if (self) {
     for (const key of OWN_TOP_LEVEL) if (key in self) put(key, () => self[key]);
-    put('is_moderator', () => self.role === 300);
+    put('is_moderator', () => self.role === ROLES.moderator);
   }
   return out as RegisterState;
 }

@@ -2,7 +2,7 @@
  * The realm users substore: active users (`realm_users`) and deactivated ones
  * (`realm_non_active_users`), keyed by id, advanced by realm_user add / remove / update.
  */
-import type { EventOf, PersonUpdate, User } from '../protocol';
+import { type EventOf, type PersonUpdate, ROLES, type User } from '../protocol';
 import { type ById, byId, withEntry, withoutEntries } from './records';
 
 export interface UsersState {
@@ -51,9 +51,9 @@ export function updatePerson(user: User, person: PersonUpdate): User {
     if (key === 'user_id' || key === 'is_active') continue;
     if (key === 'role' && typeof value === 'number') {
       next.role = value;
-      next.is_owner = value === 100;
-      next.is_admin = value <= 200;
-      next.is_guest = value === 600;
+      next.is_owner = value === ROLES.owner;
+      next.is_admin = value <= ROLES.administrator;
+      next.is_guest = value === ROLES.guest;
     } else if (key === 'new_email') {
       next.email = value;
     } else if (key === 'custom_profile_field' && person.custom_profile_field) {

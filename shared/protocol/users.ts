@@ -4,11 +4,11 @@ import { z } from 'zod';
 export const ROLES = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type Role = (typeof ROLES)[keyof typeof ROLES];
 export const roleSchema = z.union([
-  z.literal(100),
-  z.literal(200),
-  z.literal(300),
-  z.literal(400),
-  z.literal(600),
+  z.literal(ROLES.owner),
+  z.literal(ROLES.administrator),
+  z.literal(ROLES.moderator),
+  z.literal(ROLES.member),
+  z.literal(ROLES.guest),
 ]);
 
 export const profileDataValueSchema = z.object({

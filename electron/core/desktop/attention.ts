@@ -110,9 +110,20 @@ const ESCAPED: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>'
  * server renders messages with: no tag survives, script and style content is dropped, and
  * character references are decoded by its HTML parser (as a browser would decode them).
  */
+/**
+ * A numeric reference to no character (`&#0;`, or past U+10FFFF) is shown as written, as this
+ * app always has, rather than as the U+FFFD a browser would put there.
+ */
+function keepReferencesToNoCharacter(html: string): string {
+  return html.replace(/&#(x[0-9a-f]+|\d+);/gi, (whole, ref: string) => {
+    const code = ref[0] === 'x' || ref[0] === 'X' ? Number.parseInt(ref.slice(1), 16) : Number(ref);
+    return code > 0 && code <= 0x10ffff ? whole : `&amp;${whole.slice(1)}`;
+  });
+}
+
 export function htmlToText(html: string): string {
   const parts: string[] = [];
-  sanitizeHtml(html, {
+  sanitizeHtml(keepReferencesToNoCharacter(html), {
     allowedTags: [],
     allowedAttributes: {},
     textFilter: (text) => {

@@ -1,7 +1,7 @@
 /** The static-file rules shared by browser mode and app://: safe paths under the renderer, content types. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor, staticPathFor } from './static';
+import { contentTypeFor, staticPathFor } from './static-files';
 
 const root = path.resolve('/srv/renderer');
 
