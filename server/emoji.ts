@@ -66,15 +66,19 @@ export function isUnicodeEmojiCode(code: string): boolean {
   return UNICODE.codes.has(code);
 }
 
+/** Where a custom emoji's image is served (server/routes/realm-emoji.ts). */
+export function realmEmojiUrl(emojiId: number, fileName: string): string {
+  return `/user_uploads/emoji/${emojiId}/${encodeURIComponent(fileName)}`;
+}
+
 /**
  * The organization's custom emoji as register's `realm_emoji` gives them: keyed by id (as a
- * string), deactivated ones included so old messages and statuses still resolve. There is no
- * upload endpoint yet, so the image URLs name where uploads will be served.
+ * string), deactivated ones included so old messages and statuses still resolve.
  */
 export function realmEmojiState(db: Db, realmId: number): Record<string, Record<string, unknown>> {
   const state: Record<string, Record<string, unknown>> = {};
   for (const row of listRealmEmoji(db, realmId)) {
-    const url = `/user_uploads/emoji/${row.id}/${encodeURIComponent(row.file_name)}`;
+    const url = realmEmojiUrl(row.id, row.file_name);
     state[String(row.id)] = {
       id: String(row.id),
       name: row.name,

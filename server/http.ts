@@ -7,6 +7,9 @@
  * calls the route's handler with typed values; a route the catalogue lacks, or an entry no
  * route serves, stops the server at startup.
  */
+
+import type { Duplex } from 'node:stream';
+import multipart from '@fastify/multipart';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -22,14 +25,21 @@ import {
   type ParamsOf,
   type Permission,
 } from '../shared/protocol';
-import { insufficientPermission, requireAdmin } from './actions/access';
+import { requireAdmin, requireMember } from './actions/access';
 import { checkCanCreateUsers } from './actions/users';
 import { authenticateRequest } from './auth';
 import type { ServiceContext } from './context';
 import type { UserRow } from './db/users';
 import { ApiFailure } from './errors';
-import { paramDecoder, queryEntries, RequestParams } from './params';
-import { isGuest } from './permissions';
+import { closingResponse, lingeringClose } from './lingering-close';
+import { paramDecoder, RequestParams } from './params';
+import {
+  DEFAULT_FILE_LIMIT_BYTES,
+  MULTIPART_OPTIONS,
+  readMultipart,
+  type UploadedFile,
+} from './params/multipart';
+import { formEntries, strictUtf8, urlQueryEntries } from './params/text';
 import { isExempt, limitRequest } from './ratelimit';
 
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -39,6 +49,8 @@ export interface PublicRequest {
   ctx: ServiceContext;
   /** The request's texts as sent, for what the catalogue does not declare (params/index.ts). */
   raw: RequestParams;
+  /** The file parts of a multipart/form-data body, in body order; none for other bodies. */
+  files: UploadedFile[];
   http: FastifyRequest;
   reply: FastifyReply;
 }
@@ -61,12 +73,15 @@ export type SuccessFields = Record<string, unknown> | undefined;
 /** The handler of one catalogue entry, named `METHOD /path` as the catalogue names it. */
 export interface Route<N extends EndpointName> {
   endpoint: N;
+  /** The largest file part this route takes (multipart bodies); default 25 MiB. */
+  maxFileBytes?: number;
   handle(req: RouteRequest<N>): SuccessFields | Promise<SuccessFields>;
 }
 
 /** A route of any entry, as tables hold them: the router builds each request for its entry. */
 export interface AnyRoute {
   endpoint: EndpointName;
+  maxFileBytes?: number;
   handle(req: never): SuccessFields | Promise<SuccessFields>;
 }
 
@@ -107,15 +122,47 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'URL parameter is too long',
 };
 
+/**
+ * Sends an error envelope. When the request's body was not read to its end (over the size
+ * limit, or refused before or while it was read), the client may still be sending it: the
+ * connection then closes in stages after the envelope (lingering-close.ts), so the client
+ * reads the answer instead of a reset.
+ */
+function sendEnvelope(
+  reply: FastifyReply,
+  status: number,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  const socket = reply.raw.socket;
+  if (reply.request.raw.complete || !socket) return reply.status(status).headers(headers).send(body);
+  reply.hijack();
+  lingeringClose(socket, closingResponse(status, body, headers));
+  return reply;
+}
+
+/** Errors of the HTTP parser (before any request exists): the envelope, then a staged close. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, msg] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request header fields are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request timeout']
+        : [400, 'Malformed HTTP request'];
+  if (socket.writable) lingeringClose(socket, closingResponse(status, errorBody(msg)));
+  else socket.destroy();
+}
+
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof ApiFailure) {
-    return reply.status(error.status).headers(error.headers).send(error.body());
+    return sendEnvelope(reply, error.status, error.body(), error.headers);
   }
   const fe = error as Partial<FastifyError>;
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
     const msg = (fe.code && FASTIFY_MESSAGES[fe.code]) ?? fe.message ?? 'Bad request';
-    return reply.status(status).send(errorBody(msg));
+    return sendEnvelope(reply, status, errorBody(msg));
   }
   // A bug, not the client's mistake: say so, and keep the details in our log.
   console.error('Internal server error:', error);
@@ -128,6 +175,7 @@ export function createHttpApp(options: { logger: boolean }): FastifyInstance {
     // On shutdown, waiting long-polls are answered first (preClose); a client that polls
     // again at once would keep its keep-alive connection busy forever, so close them all.
     forceCloseConnections: true,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, error);
@@ -135,16 +183,16 @@ export function createHttpApp(options: { logger: boolean }): FastifyInstance {
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, new FormBody(body as string));
+  // Bytes that are not UTF-8 are refused, not turned into U+FFFD (params/text.ts).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, new FormBody(strictUtf8(body as Buffer)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
-  // Multipart bodies would need a parser we do not have; refusing beats ignoring parameters.
-  app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => {
-    done(
-      new ApiFailure(415, 'BAD_REQUEST', 'Unsupported Content-Type: send parameters form-encoded'),
-      undefined,
-    );
-  });
+  // multipart/form-data: the router reads it (params/multipart.ts), once the user may send it.
+  app.register(multipart, MULTIPART_OPTIONS);
   // Webhooks read whatever their sender posts; everything else just ignores the body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     done(null, new RawBody(body as string));
@@ -157,10 +205,16 @@ export function createHttpApp(options: { logger: boolean }): FastifyInstance {
   return app;
 }
 
-/** Query parameters merged with a form body (the body wins), as the interface family reads them. */
-export function requestParams(request: FastifyRequest): RequestParams {
-  const body = request.body instanceof URLSearchParams ? request.body.entries() : [];
-  return new RequestParams(queryEntries(request.query), body);
+/**
+ * Query parameters merged with a form body or a multipart body's text parts (the body wins),
+ * as the interface family reads them.
+ */
+export function requestParams(
+  request: FastifyRequest,
+  multipartFields: readonly [string, string][] = [],
+): RequestParams {
+  const body = request.body instanceof FormBody ? formEntries(request.body.text) : multipartFields;
+  return new RequestParams(urlQueryEntries(request.url), body);
 }
 
 /**
@@ -188,9 +242,7 @@ export function pairRoutes(table: Pick<RouteTable, 'catalogue' | 'routes'>): [En
  * learns nothing about the input); `user`, `none` and `webhook` need none.
  */
 const ROLE_CHECKS: Partial<Record<Permission, (user: UserRow) => void>> = {
-  member: (user) => {
-    if (isGuest(user)) throw insufficientPermission();
-  },
+  member: requireMember,
   admin: requireAdmin,
   'admin+can_create_users': checkCanCreateUsers,
 };
@@ -222,10 +274,11 @@ function routeHandler(ctx: ServiceContext, spec: EndpointSpec, r: AnyRoute, limi
     }
     if (limited) limitRequest(ctx.rateLimits, reply, user ? { userId: user.id } : { ip: request.ip });
     if (user && checkRole) checkRole(user);
-    const raw = requestParams(request);
+    const body = await readMultipart(request, r.maxFileBytes ?? DEFAULT_FILE_LIMIT_BYTES);
+    const raw = requestParams(request, body.fields);
     const params = decode(raw, (request.params ?? {}) as Record<string, string>);
     // The request of the route's own entry: params decoded by that entry, user as it permits.
-    const req = { ctx, params, raw, http: request, reply, user };
+    const req = { ctx, params, raw, files: body.files, http: request, reply, user };
     const fields = await r.handle(req as never);
     if (reply.sent) return reply;
     return reply.send({ result: 'success', msg: '', ...fields });
@@ -237,10 +290,12 @@ export function registerEndpoints(app: FastifyInstance, ctx: ServiceContext, tab
   const methodsByPath = new Map<string, Set<string>>();
   for (const [spec, r] of pairRoutes(table)) {
     const url = table.prefix + fastifyPath(spec.path);
-    let methods = methodsByPath.get(url);
+    // Keyed by the path's shape: `/users/:email` and `/users/:user_id` are one path to the router.
+    const shape = url.replace(/:\w+/g, ':_');
+    let methods = methodsByPath.get(shape);
     if (!methods) {
       methods = new Set();
-      methodsByPath.set(url, methods);
+      methodsByPath.set(shape, methods);
     }
     methods.add(spec.method);
     if (spec.method === 'GET') methods.add('HEAD');

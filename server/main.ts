@@ -3,7 +3,7 @@
  *   tsx server/main.ts --host 127.0.0.1 --port 9991 --data-dir DIR [--demo]
  *     [--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90]
  *     [--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60]
- *     [--public-url URL] [--smtp-url URL] [--work-budget-seconds 50]
+ *     [--public-url URL] [--smtp-url URL] [--work-budget-seconds 50] [--max-queues-per-user 20]
  * (a rate limit of 0 turns it off; emails go to DATA_DIR/outbox, and to --smtp-url when given:
  * smtp://[user:password@]host:port or smtps://...).
  * Prints `listening on http://HOST:PORT` once it accepts requests; SIGTERM and SIGINT stop
@@ -19,7 +19,7 @@ const USAGE =
   'usage: server/main.ts --host 127.0.0.1 --port 9991 --data-dir DIR [--demo] ' +
   '[--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90] ' +
   '[--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60] ' +
-  '[--public-url URL] [--smtp-url URL] [--work-budget-seconds 50]';
+  '[--public-url URL] [--smtp-url URL] [--work-budget-seconds 50] [--max-queues-per-user 20]';
 
 class UsageError extends Error {}
 
@@ -76,6 +76,7 @@ function parseCommandLine(argv: string[]) {
         'public-url': { type: 'string' },
         'smtp-url': { type: 'string' },
         'work-budget-seconds': { type: 'string' },
+        'max-queues-per-user': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -136,6 +137,13 @@ function parseCommandLine(argv: string[]) {
       'work-budget-seconds',
       values['work-budget-seconds'],
       DEFAULTS.workBudgetSeconds,
+    ),
+    maxQueuesPerUser: integer(
+      'max-queues-per-user',
+      values['max-queues-per-user'],
+      DEFAULTS.maxQueuesPerUser,
+      1,
+      10_000,
     ),
   };
   if (options.longpollSeconds <= options.heartbeatSeconds) {

@@ -3,6 +3,7 @@
  * a handle to stop it. main.ts is the command line around it; tests run it in-process.
  */
 import type { AddressInfo } from 'node:net';
+import { startScheduledDelivery, stopScheduledDelivery } from './actions/scheduled-delivery';
 import type { ServiceContext } from './context';
 import { openDatabase } from './db';
 import { createRealm, getRealm } from './db/realm';
@@ -24,6 +25,8 @@ export interface ServiceOptions {
   heartbeatSeconds?: number;
   /** Queues no client has been connected to for this long are dropped. Default 600. */
   queueIdleSeconds?: number;
+  /** Event queues one user may hold; registering another drops their longest-idle one. Default 20. */
+  maxQueuesPerUser?: number;
   /** The HTTP timeout register tells clients to use for GET /events. Default 90. */
   longpollSeconds?: number;
   /** Time budget of batched operations; 0 does one batch per request. Default 50. */
@@ -52,6 +55,7 @@ export const DEFAULTS = {
   queueIdleSeconds: 600,
   longpollSeconds: 90,
   workBudgetSeconds: 50,
+  maxQueuesPerUser: 20,
 } as const;
 
 function positive(name: string, value: number): number {
@@ -89,6 +93,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const queues = new QueueManager({
       heartbeatMs: heartbeatSeconds * 1000,
       queueIdleMs: queueIdleSeconds * 1000,
+      maxQueuesPerUser: positive('maxQueuesPerUser', options.maxQueuesPerUser ?? DEFAULTS.maxQueuesPerUser),
     });
     const ctx: ServiceContext = {
       db,
@@ -119,6 +124,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (!options.publicUrl) ctx.config.publicUrl = url;
     writeCredentials?.(url);
     queues.start();
+    // Scheduled messages go out at their time, also those that fell due while the service was down.
+    startScheduledDelivery(ctx);
 
     let closing: Promise<void> | null = null;
     return {
@@ -127,6 +134,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       events: { whenWaiting: (queueId) => queues.whenWaiting(queueId) },
       close() {
         closing ??= (async () => {
+          stopScheduledDelivery(ctx);
           queues.close();
           await app.close();
           try {

@@ -8,6 +8,7 @@
  */
 import type { ServiceContext } from '../context';
 import { getMessage, type MessageRow, userMessageFlags } from '../db/messages';
+import { directMemberIds, getUserGroupRow, type UserGroupRow } from '../db/realm-data';
 import { getStream, getStreamByName, isSubscribed, type StreamRow } from '../db/streams';
 import { getUserById, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
@@ -32,6 +33,11 @@ export function requireOwner(user: UserRow): void {
 
 /** A policy (stream creation, invitations, user groups) does not allow the user this. */
 export const insufficientPermission = () => badRequest('Insufficient permission');
+
+/** Members and above; never guests (the family's default for user groups and the like). */
+export function requireMember(user: UserRow): void {
+  if (isGuest(user)) throw insufficientPermission();
+}
 
 export function streamNotFound(stream: number | string): ApiFailure {
   return typeof stream === 'number'
@@ -168,4 +174,51 @@ export function accessUserById(
   if (!user || user.realm_id !== ctx.realmId || (!allowDeactivated && user.is_active !== 1))
     throw error(userId);
   return user;
+}
+
+export interface ActingUserAccess {
+  /** Deactivated users count too (the family's allow_deactivated). */
+  allowDeactivated?: boolean;
+  /** Bots count too (the family's allow_bots). */
+  allowBots?: boolean;
+  /** The actor must be able to administer the user (the family's for_admin). */
+  forAdmin?: boolean;
+}
+
+/**
+ * The family's access_user_by_id: "No such user" for a missing user or an unwanted bot,
+ * "User is deactivated", and with `forAdmin` "Insufficient permission" unless the actor is
+ * an administrator or owns the bot.
+ */
+export function accessUserFor(
+  ctx: ServiceContext,
+  acting: UserRow,
+  userId: number,
+  { allowDeactivated = false, allowBots = false, forAdmin = false }: ActingUserAccess = {},
+): UserRow {
+  const target = getUserById(ctx.db, userId);
+  if (!target || target.realm_id !== ctx.realmId || (target.is_bot === 1 && !allowBots)) throw noSuchUser();
+  if (target.is_active !== 1 && !allowDeactivated) throw badRequest('User is deactivated');
+  if (forAdmin && target.bot_owner_id !== acting.id && !isAdmin(acting)) throw insufficientPermission();
+  return target;
+}
+
+/**
+ * A user group (the family's access_user_group_by_id): "Invalid user group" for a missing or
+ * deactivated one; to change it (not `forRead`), system groups are "Insufficient permission",
+ * and so are groups the user is not a member of, unless a moderator or above.
+ */
+export function accessUserGroupById(
+  ctx: ServiceContext,
+  user: UserRow,
+  groupId: number,
+  { forRead = false }: { forRead?: boolean } = {},
+): UserGroupRow {
+  const group = getUserGroupRow(ctx.db, ctx.realmId, groupId);
+  if (!group || group.deactivated === 1) throw badRequest('Invalid user group');
+  if (forRead) return group;
+  if (group.is_system_group === 1) throw insufficientPermission();
+  if (!isModeratorOrAbove(user) && !directMemberIds(ctx.db, group.id).includes(user.id))
+    throw insufficientPermission();
+  return group;
 }

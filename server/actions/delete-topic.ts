@@ -7,6 +7,7 @@ import { deleteMessages, topicMessagesNewestFirst, userIdsWithCopies } from '../
 import { firstMessageId, type StreamRow } from '../db/streams';
 import type { UserRow } from '../db/users';
 import { canReadStreamHistory } from '../permissions';
+import { sendDeleteMessageEvents } from './message-delete';
 import { sendFirstMessageIdUpdate } from './messages';
 import { runBatched } from './read';
 import { runAction } from './transaction';
@@ -40,16 +41,7 @@ export async function deleteTopic(
 
       // The topic as stored (the request may differ in case).
       const stored = rows[0]?.topic ?? topic;
-      const base = { type: 'delete_message', message_type: 'stream', stream_id: stream.id, topic: stored };
-      events.sendBuilt(userIds, (queue) =>
-        queue.settings.capabilities.bulk_message_deletion ? { ...base, message_ids: ids } : null,
-      );
-      // Clients without bulk_message_deletion get one event per message.
-      for (const id of ids) {
-        events.sendBuilt(userIds, (queue) =>
-          queue.settings.capabilities.bulk_message_deletion ? null : { ...base, message_id: id },
-        );
-      }
+      sendDeleteMessageEvents(events, userIds, { stream_id: stream.id, topic: stored }, ids);
       // The stream's oldest message may be gone: clients hold first_message_id (as the family sends it).
       if (firstAfter !== firstBefore) sendFirstMessageIdUpdate(ctx, events, stream, firstAfter);
       return ids.length < DELETE_TOPIC_BATCH_SIZE;

@@ -2,6 +2,7 @@
  * Drafts synchronized between a user's clients: validation as the interface family does it,
  * storage, and `drafts` events to the user's own queues (never to anyone else).
  */
+import type { DraftParam } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
 import { type DraftRow, deleteDraft, formatDraft, getDraft, insertDraft, updateDraft } from '../db/user-data';
 import { readUserSettings, type UserRow } from '../db/users';
@@ -9,14 +10,8 @@ import { ApiFailure, badRequest } from '../errors';
 import { accessStreamById, accessUserById, invalidRecipientId } from './access';
 import { runAction } from './transaction';
 
-/** A draft as the client sends it (validated shape, not yet checked against the database). */
-export interface DraftInput {
-  type: DraftRow['type'];
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp?: number;
-}
+/** A draft as the client sends it (shape checked by server/params, not yet against the database). */
+type DraftInput = DraftParam;
 
 /** A draft ready to store. */
 interface CheckedDraft {
@@ -29,7 +24,6 @@ interface CheckedDraft {
 
 const MAX_TOPIC_LENGTH = 60;
 const MAX_CONTENT_LENGTH = 10000;
-const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
 
 function draftNotFound(): ApiFailure {
   return new ApiFailure(404, 'BAD_REQUEST', 'Draft does not exist');
@@ -40,48 +34,6 @@ export function checkDraftsEnabled(user: UserRow): void {
   if (!readUserSettings(user).enable_drafts_synchronization) {
     throw badRequest('User has disabled synchronizing drafts.');
   }
-}
-
-/**
- * Checks the shape of one draft object (already parsed JSON), with the family's texts that
- * name the offending element, e.g. `drafts[0]["to"] is not a list`.
- */
-export function parseDraftObject(name: string, value: unknown): DraftInput {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw badRequest(`${name} is not a dict`);
-  }
-  const obj = value as Record<string, unknown>;
-  for (const key of ['type', 'to', 'topic', 'content']) {
-    if (!(key in obj)) throw badRequest(`${name} key is missing: ${key}`);
-  }
-  // `id` included: the server sets it, a client must not send it.
-  const unexpected = Object.keys(obj).filter((k) => !DRAFT_KEYS.has(k));
-  if (unexpected.length > 0) throw badRequest(`Unexpected arguments: ${unexpected.join(', ')}`);
-
-  const field = (key: string) => `${name}["${key}"]`;
-  if (typeof obj.type !== 'string') throw badRequest(`${field('type')} is not a string`);
-  if (obj.type !== '' && obj.type !== 'stream' && obj.type !== 'private') {
-    throw badRequest(`Invalid ${field('type')}`);
-  }
-  if (!Array.isArray(obj.to)) throw badRequest(`${field('to')} is not a list`);
-  obj.to.forEach((id, i) => {
-    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-      throw badRequest(`${field('to')}[${i}] is not an integer`);
-    }
-  });
-  if (typeof obj.topic !== 'string') throw badRequest(`${field('topic')} is not a string`);
-  if (typeof obj.content !== 'string') throw badRequest(`${field('content')} is not a string`);
-  if (obj.content.trim() === '') throw badRequest(`${field('content')} cannot be blank.`);
-  if (obj.timestamp !== undefined && (typeof obj.timestamp !== 'number' || !Number.isFinite(obj.timestamp))) {
-    throw badRequest(`${field('timestamp')} is not a number`);
-  }
-  return {
-    type: obj.type,
-    to: obj.to as number[],
-    topic: obj.topic,
-    content: obj.content,
-    ...(obj.timestamp === undefined ? {} : { timestamp: obj.timestamp as number }),
-  };
 }
 
 function truncate(text: string, max: number, marker: string): string {

@@ -3,6 +3,7 @@
  * that is unknown or hidden from them is BAD_NARROW), reads the window of messages around
  * the anchor (db/narrow.ts), and shapes it as Message objects with the user's flags.
  */
+import type { NarrowTerm } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
 import { directRecipientId } from '../db/messages';
 import { firstUnreadMessageId, type MessageQuery, messageWindow, type NarrowFilter } from '../db/narrow';
@@ -16,13 +17,10 @@ import { accessUserById } from './access';
 /** The interface family's anchor for "newest": larger than any message id. */
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 
-export type Operand = string | number | number[];
-/** A narrow term as the client sent it. */
-export interface NarrowTerm {
-  operator: string;
-  operand: Operand;
-  negated: boolean;
-}
+/** A narrow term as the client sent it (the catalogue's message-narrow format). */
+export type { NarrowTerm };
+
+type Operand = NarrowTerm['operand'];
 
 export interface MessageFetch {
   /** `newest`, `oldest`, `first_unread` or a message id, as sent. */
@@ -121,7 +119,7 @@ function resolveTerm(ctx: ServiceContext, user: UserRow, term: NarrowTerm): Narr
  * The narrow as a query. When it names a stream whose whole history the user may read,
  * every message of that stream counts, not only the user's copies (as the interface family does).
  */
-function messageQuery(ctx: ServiceContext, user: UserRow, narrow: NarrowTerm[]): MessageQuery {
+export function messageQuery(ctx: ServiceContext, user: UserRow, narrow: NarrowTerm[]): MessageQuery {
   const query: MessageQuery = { userId: user.id, realmId: ctx.realmId, filters: [], historyStreamId: null };
   for (const term of narrow) {
     query.filters.push({ filter: resolveTerm(ctx, user, term), negated: term.negated });
@@ -133,7 +131,7 @@ function messageQuery(ctx: ServiceContext, user: UserRow, narrow: NarrowTerm[]):
   return query;
 }
 
-function anchorOf(ctx: ServiceContext, query: MessageQuery, anchor: string): number {
+export function anchorOf(ctx: ServiceContext, query: MessageQuery, anchor: string): number {
   if (anchor === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
   if (anchor === 'oldest') return 0;
   if (anchor === 'first_unread') return firstUnreadMessageId(ctx.db, query) ?? LARGER_THAN_MAX_MESSAGE_ID;

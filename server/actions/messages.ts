@@ -7,6 +7,7 @@
 import type { ServiceContext } from '../context';
 import { FLAGS, messageFlagsByUser } from '../db/flags';
 import { getMessage, insertMessage } from '../db/messages';
+import { mutingUserIds } from '../db/muted-users';
 import { firstMessageId, getStream, getStreamByName, type StreamRow } from '../db/streams';
 import { activeUserNames, getUserByDisplayEmail, getUserById } from '../db/users';
 import { badRequest } from '../errors';
@@ -15,6 +16,7 @@ import { avatarUrl } from '../formats/users';
 import { type MentionTarget, renderMessage } from '../markdown';
 import { isGuest, streamViewerIds } from '../permissions';
 import { accessStreamForSendMessage, accessUserById, invalidRecipientId, streamNotFound } from './access';
+import { alertWordUserIds } from './alert-words';
 import { type EventBatch, runAction } from './transaction';
 
 /** The interface family's limits: longer content and topics are truncated, not refused. */
@@ -79,7 +81,7 @@ const WILDCARDS = new Set(['all', 'everyone', 'stream', 'channel', 'topic']);
  * Renders the content, resolving mentions against the organization's active users: by full
  * name (case-insensitive, when unambiguous) or `Name|id`; wildcards mention every recipient.
  */
-function renderWithMentions(ctx: ServiceContext, content: string) {
+export function renderWithMentions(ctx: ServiceContext, content: string) {
   // Mentions start with `@`: without one there is nothing to look up, and the organization's
   // users are loaded only at the first lookup.
   if (!content.includes('@')) return renderMessage(content, () => null);
@@ -99,7 +101,7 @@ function renderWithMentions(ctx: ServiceContext, content: string) {
 }
 
 /** Mention flag bits of a recipient (insertMessage applies them to each copy it makes). */
-function mentionFlags(
+export function mentionFlags(
   rendered: { mentionedUserIds: Set<number>; wildcard: boolean },
   senderId: number,
 ): (userId: number) => number {
@@ -159,6 +161,13 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
   if (!sender || sender.realm_id !== ctx.realmId) throw new Error(`Unknown sender ${input.senderId}`);
   const content = normalizeContent(input.content);
   const rendered = renderWithMentions(ctx, content);
+  // Mention flags, has_alert_word for each user with an alert word in the content, and read
+  // for users who muted the sender.
+  const alerted = alertWordUserIds(db, ctx.realmId, content);
+  const muting = mutingUserIds(db, sender.id);
+  const mentions = mentionFlags(rendered, sender.id);
+  const recipientFlags = (id: number) =>
+    mentions(id) | (alerted.has(id) ? FLAGS.has_alert_word : 0) | (muting.has(id) ? FLAGS.read : 0);
   const now = Math.floor(Date.now() / 1000);
   let sent: SentMessage;
   let stream: StreamRow | undefined;
@@ -173,7 +182,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
       to: { stream: stream.id, topic },
       content,
       renderedContent: rendered.html,
-      extraFlags: mentionFlags(rendered, sender.id),
+      extraFlags: recipientFlags,
       dateSent: now,
       client: input.client ?? 'Internal',
     });
@@ -187,7 +196,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
       to: { users: userIds },
       content,
       renderedContent: rendered.html,
-      extraFlags: mentionFlags(rendered, sender.id),
+      extraFlags: recipientFlags,
       dateSent: now,
       client: input.client ?? 'Internal',
     });

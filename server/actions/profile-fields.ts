@@ -1,12 +1,13 @@
 /**
- * Custom profile fields: the organization's fields (POST /realm/profile_fields, admin) and
- * each user's own values (PATCH /users/me/profile_data). Rules and error texts follow the
- * interface family.
+ * Custom profile fields: the organization's fields (POST, PATCH, DELETE and reordering of
+ * /realm/profile_fields, admin) and each user's own values (PATCH and DELETE
+ * /users/me/profile_data). Rules and error texts follow the interface family.
  */
 import type { ServiceContext } from '../context';
 import { requireRealm } from '../db/realm';
 import {
   countSummaryProfileFields,
+  deleteProfileField,
   deleteProfileValue,
   getProfileField,
   getProfileValue,
@@ -14,13 +15,18 @@ import {
   listProfileFields,
   PROFILE_FIELD_TYPES,
   type ProfileFieldRow,
+  profileFieldIds,
   profileFieldNameTaken,
   RENDERED_PROFILE_FIELD_TYPES,
+  setProfileFieldOrder,
   setProfileValue,
+  updateProfileField,
+  usersWithProfileValueOutside,
 } from '../db/realm-data';
 import { activeUserIds } from '../db/users';
 import { badRequest } from '../errors';
 import { renderMarkdown } from '../markdown';
+import { checkPrintable } from '../printable';
 import { accessUserById, invalidUserId } from './access';
 import { type EventBatch, runAction } from './transaction';
 
@@ -82,7 +88,9 @@ function checkChoiceData(data: Record<string, unknown>): void {
     const where = `field_data["${key}"]`;
     if (!isPlainObject(choice)) throw badRequest(`${where} is not a dict`);
     onlyKeys(choice, ['text', 'order'], where);
-    texts.add(requiredString(choice, 'text', where));
+    const text = requiredString(choice, 'text', where);
+    checkPrintable(text, 'choice text');
+    texts.add(text);
     requiredString(choice, 'order', where);
   }
   if (texts.size !== keys.length) throw badRequest('Field must not have duplicate choices.');
@@ -109,6 +117,8 @@ function checkExternalAccountData(data: Record<string, unknown>): void {
 export function checkNewProfileField(
   ctx: ServiceContext,
   req: NewFieldRequest,
+  /** The field being edited, which does not count against the summary limit. */
+  exceptId = 0,
 ): { name: string; hint: string; fieldData: string } {
   const validTypes: number[] = Object.values(T).map((t) => t.id);
   if (!validTypes.includes(req.fieldType)) throw badRequest('Invalid field type.');
@@ -134,13 +144,14 @@ export function checkNewProfileField(
   if (!name) throw badRequest('Label cannot be blank.');
   if ([...name].length > MAX_FIELD_NAME_LENGTH)
     throw badRequest(`name is too long (limit: ${MAX_FIELD_NAME_LENGTH} characters)`);
+  checkPrintable(name, 'field name');
   if ([...req.hint].length > MAX_FIELD_HINT_LENGTH)
     throw badRequest(`hint is too long (limit: ${MAX_FIELD_HINT_LENGTH} characters)`);
 
   if (req.displayInProfileSummary) {
     if (req.fieldType === T.LONG_TEXT.id || req.fieldType === T.USER.id)
       throw badRequest('Field type not supported for display in profile summary.');
-    if (countSummaryProfileFields(ctx.db, ctx.realmId) >= MAX_SUMMARY_FIELDS)
+    if (countSummaryProfileFields(ctx.db, ctx.realmId, exceptId) >= MAX_SUMMARY_FIELDS)
       throw badRequest(
         `Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`,
       );
@@ -172,6 +183,99 @@ export function doCreateProfileField(ctx: ServiceContext, req: NewFieldRequest):
     });
     sendFieldsEvent(ctx, events);
     return id;
+  });
+}
+
+/** PATCH /realm/profile_fields/{field_id}: what the request passed (undefined: unchanged). */
+export interface FieldUpdateRequest {
+  name?: string | undefined;
+  hint?: string | undefined;
+  fieldData?: unknown;
+  displayInProfileSummary?: boolean | undefined;
+}
+
+const fieldNotFound = (fieldId: number) => badRequest(`Field id ${fieldId} not found.`);
+
+function requireProfileField(ctx: ServiceContext, fieldId: number): ProfileFieldRow {
+  const field = getProfileField(ctx.db, ctx.realmId, fieldId);
+  if (!field) throw fieldNotFound(fieldId);
+  return field;
+}
+
+/** The stored field_data, parsed (empty text: none). */
+const storedFieldData = (field: ProfileFieldRow): unknown =>
+  field.field_data ? (JSON.parse(field.field_data) as unknown) : undefined;
+
+/** An external-account field of a known service: only its summary flag may change. */
+function isDefaultExternalField(field: ProfileFieldRow): boolean {
+  if (field.field_type !== T.EXTERNAL_ACCOUNT.id) return false;
+  const data = storedFieldData(field);
+  return isPlainObject(data) && typeof data.subtype === 'string' && data.subtype !== 'custom';
+}
+
+/**
+ * Users holding a choice the new choices no longer have lose it, as in the family: a
+ * realm_user update with value null each.
+ */
+function dropRemovedChoices(ctx: ServiceContext, events: EventBatch, field: ProfileFieldRow, data: string) {
+  if (field.field_type !== T.CHOICE.id) return;
+  const keep = Object.keys(JSON.parse(data) as Record<string, unknown>);
+  for (const userId of usersWithProfileValueOutside(ctx.db, field.id, keep)) {
+    applyProfileValues(ctx, events, userId, [{ field, value: null }]);
+  }
+}
+
+/**
+ * Changes a field's label, hint, data or summary flag, checked as a new field is; everyone
+ * gets the whole new list.
+ */
+export function doUpdateProfileField(ctx: ServiceContext, fieldId: number, req: FieldUpdateRequest): void {
+  runAction(ctx, (events) => {
+    const field = requireProfileField(ctx, fieldId);
+    const changesText = req.name !== undefined || req.hint !== undefined || req.fieldData !== undefined;
+    if (changesText && isDefaultExternalField(field))
+      throw badRequest('Default custom field cannot be updated.');
+    const merged: NewFieldRequest = {
+      name: req.name ?? field.name,
+      hint: req.hint ?? field.hint,
+      fieldType: field.field_type,
+      fieldData: req.fieldData ?? storedFieldData(field),
+      displayInProfileSummary: req.displayInProfileSummary ?? field.display_in_profile_summary === 1,
+    };
+    const checked = checkNewProfileField(ctx, merged, field.id);
+    if (profileFieldNameTaken(ctx.db, ctx.realmId, checked.name, field.id))
+      throw badRequest('A field with that label already exists.');
+    updateProfileField(ctx.db, field.id, { ...checked, summary: merged.displayInProfileSummary });
+    sendFieldsEvent(ctx, events);
+    dropRemovedChoices(ctx, events, field, checked.fieldData);
+  });
+}
+
+/** DELETE /realm/profile_fields/{field_id}: the field and every value of it. */
+export function doDeleteProfileField(ctx: ServiceContext, fieldId: number): void {
+  runAction(ctx, (events) => {
+    const field = requireProfileField(ctx, fieldId);
+    deleteProfileField(ctx.db, field.id);
+    sendFieldsEvent(ctx, events);
+  });
+}
+
+/** PATCH /realm/profile_fields: `order` lists every field's id once, in the new order. */
+export function doReorderProfileFields(ctx: ServiceContext, order: number[]): void {
+  runAction(ctx, (events) => {
+    const ids = profileFieldIds(ctx.db, ctx.realmId);
+    const complete = order.length === ids.length && new Set(order).size === order.length;
+    if (!complete || !ids.every((id) => order.includes(id))) throw badRequest('Invalid order mapping.');
+    for (const [index, id] of order.entries()) setProfileFieldOrder(ctx.db, id, index);
+    sendFieldsEvent(ctx, events);
+  });
+}
+
+/** DELETE /users/me/profile_data: clears the user's values of these fields (unset ones too). */
+export function doRemoveProfileValues(ctx: ServiceContext, userId: number, fieldIds: number[]): void {
+  runAction(ctx, (events) => {
+    const values = fieldIds.map((id) => ({ field: requireProfileField(ctx, id), value: null }));
+    applyProfileValues(ctx, events, userId, values);
   });
 }
 
@@ -230,11 +334,18 @@ function checkValue(ctx: ServiceContext, field: ProfileFieldRow, value: unknown)
   }
 }
 
-/** Checks every entry first: one bad entry rejects the request and changes nothing. */
-export function checkProfileValues(ctx: ServiceContext, data: ProfileValueUpdate[]): CheckedValue[] {
+/**
+ * Checks every entry first: one bad entry rejects the request and changes nothing.
+ * `nullClears`: a null value clears the field (an administrator's PATCH /users/{user_id}).
+ */
+export function checkProfileValues(
+  ctx: ServiceContext,
+  data: ProfileValueUpdate[],
+  { nullClears = false }: { nullClears?: boolean } = {},
+): CheckedValue[] {
   return data.map(({ id, value }) => {
-    const field = getProfileField(ctx.db, ctx.realmId, id);
-    if (!field) throw badRequest(`Field id ${id} not found.`);
+    const field = requireProfileField(ctx, id);
+    if (nullClears && value === null) return { field, value: null };
     return { field, value: checkValue(ctx, field, value) };
   });
 }
@@ -244,22 +355,30 @@ export function checkProfileValues(ctx: ServiceContext, data: ProfileValueUpdate
  * with `custom_profile_field` {id, value, rendered_value for Markdown types} to everyone.
  */
 export function doUpdateProfileValues(ctx: ServiceContext, userId: number, values: CheckedValue[]): void {
-  runAction(ctx, (events) => {
-    const realm = requireRealm(ctx.db);
-    for (const { field, value } of values) {
-      if ((getProfileValue(ctx.db, userId, field.id) ?? null) === value) continue;
-      const fieldEvent: Record<string, unknown> = { id: field.id, value };
-      if (value === null) {
-        deleteProfileValue(ctx.db, userId, field.id);
-      } else {
-        const rendered = RENDERED_PROFILE_FIELD_TYPES.has(field.field_type) ? renderMarkdown(value) : null;
-        setProfileValue(ctx.db, userId, field.id, value, rendered);
-        if (rendered !== null) fieldEvent.rendered_value = rendered;
-      }
-      events.send(
-        { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: fieldEvent } },
-        activeUserIds(ctx.db, realm.id),
-      );
+  runAction(ctx, (events) => applyProfileValues(ctx, events, userId, values));
+}
+
+/** doUpdateProfileValues inside a caller's transaction. */
+export function applyProfileValues(
+  ctx: ServiceContext,
+  events: EventBatch,
+  userId: number,
+  values: CheckedValue[],
+): void {
+  const realm = requireRealm(ctx.db);
+  for (const { field, value } of values) {
+    if ((getProfileValue(ctx.db, userId, field.id) ?? null) === value) continue;
+    const fieldEvent: Record<string, unknown> = { id: field.id, value };
+    if (value === null) {
+      deleteProfileValue(ctx.db, userId, field.id);
+    } else {
+      const rendered = RENDERED_PROFILE_FIELD_TYPES.has(field.field_type) ? renderMarkdown(value) : null;
+      setProfileValue(ctx.db, userId, field.id, value, rendered);
+      if (rendered !== null) fieldEvent.rendered_value = rendered;
     }
-  });
+    events.send(
+      { type: 'realm_user', op: 'update', person: { user_id: userId, custom_profile_field: fieldEvent } },
+      activeUserIds(ctx.db, realm.id),
+    );
+  }
 }

@@ -34,6 +34,7 @@ import { confirmNewEmail, emailChanged } from '../email/templates';
 import { badRequest } from '../errors';
 import { isValidTimeZone, languageName } from '../languages';
 import { canAccessDeliveryEmail, isAdmin } from '../permissions';
+import { unprintablePosition } from '../printable';
 import { type EventBatch, runAction } from './transaction';
 
 export type SettingsChanges = Partial<Record<SettingName, SettingValue>>;
@@ -68,7 +69,9 @@ export function checkFullName(name: string): string {
   if (trimmed.length > MAX_NAME_LENGTH) throw badRequest('Name too long!');
   if (trimmed.length < MIN_NAME_LENGTH) throw badRequest('Name too short!');
   // Characters that break mention syntax or display, and control characters.
-  if (/[*`\\>"@]/.test(trimmed) || /\p{C}/u.test(trimmed)) throw badRequest('Invalid characters in name!');
+  if (/[*`\\>"@]/.test(trimmed) || unprintablePosition(trimmed) !== null) {
+    throw badRequest('Invalid characters in name!');
+  }
   return trimmed;
 }
 

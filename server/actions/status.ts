@@ -31,6 +31,11 @@ export function checkStatusRequest(ctx: ServiceContext, req: StatusRequest): Sta
   if (statusText !== undefined && [...statusText].length > MAX_STATUS_TEXT_LENGTH) {
     throw badRequest(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
   }
+  // The spec's table: an emoji code or type without a name is refused as such, even when
+  // nothing else was passed.
+  if (req.emojiName === undefined && (req.emojiCode !== undefined || req.reactionType !== undefined)) {
+    throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
+  }
   if (req.away === undefined && statusText === undefined && req.emojiName === undefined) {
     throw badRequest('Client did not pass any new values.');
   }
@@ -53,8 +58,6 @@ export function checkStatusRequest(ctx: ServiceContext, req: StatusRequest): Sta
     }
     checkEmojiRequest(ctx.db, ctx.realmId, emojiName, code, type);
     change.emoji = { name: emojiName, code, type };
-  } else if (req.emojiCode !== undefined || req.reactionType !== undefined) {
-    throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
   }
   return change;
 }

@@ -1,22 +1,29 @@
 /**
- * Streams: who may create and configure them, the checks on their fields, and
- * PATCH /streams/{stream_id} with the public/private transitions of the spec's state table.
+ * Streams: who may create and configure them, the checks on their fields,
+ * PATCH /streams/{stream_id} with the public/private transitions of the spec's state table,
+ * and archiving (DELETE /streams/{stream_id}).
  */
+import { createHash } from 'node:crypto';
 import type { ServiceContext } from '../context';
+import { markStreamUnreadAsRead } from '../db/flags';
 import { type RealmRow, realmSettings, requireRealm } from '../db/realm';
 import {
+  archiveStream,
+  endSubscriptions,
   firstMessageId,
   getStream,
   getStreamByName,
   type StreamRow,
   streamSubscriberIds,
   updateStream,
+  usersWithUnreadIn,
 } from '../db/streams';
 import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
 import { formatStream } from '../formats/streams';
 import { renderMarkdown } from '../markdown';
 import {
+  canAccessStream,
   isAdmin,
   isGuest,
   isModeratorOrAbove,
@@ -24,8 +31,15 @@ import {
   streamViewerIds,
   subscriberViewerIds,
 } from '../permissions';
-import { accessStreamForDeleteOrUpdate, insufficientPermission, requireOwner } from './access';
-import { runAction } from './transaction';
+import { checkPrintable } from '../printable';
+import {
+  accessStreamById,
+  accessStreamForDeleteOrUpdate,
+  insufficientPermission,
+  requireOwner,
+} from './access';
+import { sendDefaultStreams } from './default-streams';
+import { type EventBatch, runAction } from './transaction';
 
 /**
  * The interface family's server setting of the same name: web-public streams also need the
@@ -35,9 +49,6 @@ export const WEB_PUBLIC_STREAMS_ENABLED = true;
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
-
-/** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
-export const RETAIN_FOREVER = -1;
 
 export const POLICY = { members: 1, admins: 2, fullMembers: 3, moderators: 4, nobody: 6, owners: 7 } as const;
 
@@ -84,10 +95,7 @@ export function checkStreamName(raw: string): string {
   if ([...name].length > MAX_STREAM_NAME_LENGTH) {
     throw badRequest(`Stream name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`);
   }
-  [...name].forEach((ch, i) => {
-    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch))
-      throw badRequest(`Invalid character in stream name, at position ${i + 1}!`);
-  });
+  checkPrintable(name, 'stream name');
   return name;
 }
 
@@ -98,23 +106,6 @@ export function checkStreamDescription(description: string): string {
   if (description.includes('\0')) throw badRequest('Stream description contains NULL (0x00) characters.');
   // Descriptions are one paragraph: line breaks become spaces, as the interface family does.
   return description.replace(/\r?\n/g, ' ');
-}
-
-/**
- * message_retention_days: a JSON number of days, or `realm_default` / `unlimited` as a JSON
- * string or a bare word. Returns the stored value (null inherits, -1 forever).
- */
-export function decodeRetention(name: string, raw: string): number | null {
-  let value: unknown = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // A bare word: kept as the text.
-  }
-  if (value === 'realm_default') return null;
-  if (value === 'unlimited') return RETAIN_FOREVER;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw badRequest(`Bad value for '${name}': ${raw}`);
 }
 
 export interface StreamChanges {
@@ -173,6 +164,8 @@ export function doUpdateStream(
       changes.historyPublicToSubscribers !== undefined;
     // A combination the state table forbids is refused before any permission question.
     const next = privacyChange ? resolvePrivacy(before, changes) : null;
+    if (next?.inviteOnly && before.invite_only === 0 && before.is_default === 1)
+      throw badRequest('Default streams cannot be made private.');
     if (next?.isWebPublic && before.is_web_public !== 1) checkWebPublicAllowed(user, realm);
 
     const updates: Parameters<typeof updateStream>[2] = {};
@@ -280,4 +273,64 @@ export function doUpdateStream(
       }
     }
   });
+}
+
+/**
+ * The name an archived stream keeps (the family's): a short hash of its id, a marker, then
+ * the old name, cut to the name limit, so the old name is free for a new stream.
+ */
+function archivedName(stream: StreamRow): string {
+  const hash = createHash('sha512').update(String(stream.id)).digest('hex').slice(0, 7);
+  return [...`${hash}!DEACTIVATED:${stream.name}`].slice(0, MAX_STREAM_NAME_LENGTH).join('');
+}
+
+/** Marks every unread copy of the stream's messages read, telling each owner of one. */
+function markArchivedStreamRead(ctx: ServiceContext, events: EventBatch, streamId: number): void {
+  for (const userId of usersWithUnreadIn(ctx.db, streamId)) {
+    const messages = markStreamUnreadAsRead(ctx.db, userId, streamId);
+    events.send({ type: 'update_message_flags', op: 'add', flag: 'read', messages, all: false }, [userId]);
+  }
+}
+
+/**
+ * DELETE /streams/{stream_id}: archives the stream. Its messages become read, its
+ * subscribers lose their subscriptions, everyone who could see it gets a `stream` delete
+ * (with its old name and privacy), and a default stream stops being one.
+ */
+export function doArchiveStream(ctx: ServiceContext, user: UserRow, streamId: number): void {
+  runAction(ctx, (events) => {
+    const stream = accessStreamForDeleteOrUpdate(ctx, user, streamId);
+    const viewers = streamViewerIds(ctx.db, stream);
+    const subscribers = streamSubscriberIds(ctx.db, stream.id);
+    const deleted = formatStream(stream, firstMessageId(ctx.db, stream.id));
+
+    markArchivedStreamRead(ctx, events, stream.id);
+    endSubscriptions(ctx.db, stream.id);
+    archiveStream(ctx.db, stream.id, archivedName(stream));
+
+    if (subscribers.length > 0) {
+      events.send(
+        { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] },
+        subscribers,
+      );
+    }
+    events.send({ type: 'stream', op: 'delete', streams: [deleted] }, viewers);
+    if (stream.is_default === 1) sendDefaultStreams(ctx, events);
+  });
+}
+
+/**
+ * GET /streams/{stream_id}/members: the active subscribers of a stream whose members the user
+ * may see (administrators: any stream of theirs; others: what they can access).
+ */
+export function streamMembers(ctx: ServiceContext, user: UserRow, streamId: number): number[] {
+  const stream = accessStreamById(ctx, user, streamId, { allowRealmAdmin: true });
+  return streamSubscriberIds(ctx.db, stream.id);
+}
+
+/** GET /get_stream_id: a stream the user can access, by name; "Invalid stream name 'x'" otherwise. */
+export function streamIdByName(ctx: ServiceContext, user: UserRow, name: string): number {
+  const stream = getStreamByName(ctx.db, ctx.realmId, name);
+  if (!stream || !canAccessStream(ctx.db, user, stream)) throw badRequest(`Invalid stream name '${name}'`);
+  return stream.id;
 }

@@ -2,10 +2,11 @@
  * Subscriptions: subscribing (creating missing streams), unsubscribing, and the personal
  * per-subscription properties, each with the events the interface family sends.
  */
-import { ROLES } from '../../shared/protocol';
+import { ROLES, SUBSCRIPTION_PROPERTIES } from '../../shared/protocol';
 import { generateApiKey } from '../auth';
 import type { ServiceContext } from '../context';
 import { realmSettings, requireRealm, SYSTEM_GROUPS, systemGroupId } from '../db/realm';
+import { getUserGroup } from '../db/realm-data';
 import {
   firstMessageId,
   getStream,
@@ -268,7 +269,7 @@ export const NOTIFICATION_BOT = { email: 'notification-bot@confab.invalid', full
 export const NEW_STREAMS_TOPIC = 'new streams';
 
 /** The bot, created the first time it is needed (and announced to everyone like any new user). */
-function notificationBot(ctx: ServiceContext, events: EventBatch, actor: UserRow): UserRow {
+export function notificationBot(ctx: ServiceContext, events: EventBatch, actor: UserRow): UserRow {
   const existing = getUserByEmail(ctx.db, ctx.realmId, NOTIFICATION_BOT.email);
   if (existing) return existing;
   const id = insertUser(ctx.db, {
@@ -331,20 +332,27 @@ export interface UnsubscribeResult {
   not_removed: string[];
 }
 
-/** Whether the actor may remove this (other) user from the stream. */
-function mayRemoveOther(
-  actor: UserRow,
-  target: UserRow,
-  stream: StreamRow,
-  actorSubscribed: boolean,
-): boolean {
-  if (isAdmin(actor)) return true;
-  const canAccess =
-    canSeeStream(actor, stream, actorSubscribed) && (stream.invite_only === 0 || actorSubscribed);
-  // Users manage the bots they own in the streams they can access.
-  return canAccess && target.is_bot === 1 && target.bot_owner_id === actor.id;
+/** Whether the user is a member of the group (system groups follow the users' roles). */
+function isGroupMember(ctx: ServiceContext, groupId: number, userId: number): boolean {
+  const members = getUserGroup(ctx.db, ctx.realmId, groupId)?.members;
+  return Array.isArray(members) && members.includes(userId);
 }
 
+/**
+ * Whether the actor may unsubscribe the target from a stream they can access (the family's
+ * rule): themselves and the bots they own always; anyone else only as an administrator or as
+ * a member of the stream's can_remove_subscribers_group.
+ */
+function mayUnsubscribe(ctx: ServiceContext, actor: UserRow, target: UserRow, stream: StreamRow): boolean {
+  if (target.id === actor.id || (target.is_bot === 1 && target.bot_owner_id === actor.id)) return true;
+  return isAdmin(actor) || isGroupMember(ctx, stream.can_remove_subscribers_group_id, actor.id);
+}
+
+/**
+ * DELETE /users/me/subscriptions: every named stream must exist for the actor, and every
+ * principal be theirs to unsubscribe (mayUnsubscribe), before anything changes. Answers the
+ * streams someone left (removed) and those someone was not in (not_removed).
+ */
 export function doUnsubscribe(
   ctx: ServiceContext,
   actor: UserRow,
@@ -360,10 +368,8 @@ export function doUnsubscribe(
       if (!streams.some((s) => s.id === stream.id)) streams.push(stream);
     }
     for (const user of users) {
-      if (user.id === actor.id) continue;
       for (const stream of streams) {
-        if (!mayRemoveOther(actor, user, stream, isSubscribed(ctx.db, actor.id, stream.id)))
-          throw insufficientPermission();
+        if (!mayUnsubscribe(ctx, actor, user, stream)) throw insufficientPermission();
       }
     }
 
@@ -422,8 +428,8 @@ export function doUnsubscribe(
   });
 }
 
-const BOOLEAN_PROPERTIES = ['is_muted', 'in_home_view', 'pin_to_top', ...Object.keys(NOTIFICATION_DEFAULTS)];
-export const SUBSCRIPTION_PROPERTIES: readonly string[] = ['color', ...BOOLEAN_PROPERTIES];
+/** The properties of shared/protocol's table, the same one the app's IPC payloads are typed from. */
+const isSubscriptionProperty = (name: string): boolean => Object.hasOwn(SUBSCRIPTION_PROPERTIES, name);
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 export interface PropertyChange {
@@ -439,8 +445,7 @@ function checkPropertyChange(
   change: PropertyChange,
 ): { column: SubscriptionColumn; stored: string | number | null } {
   const { property, value } = change;
-  if (!SUBSCRIPTION_PROPERTIES.includes(property))
-    throw badRequest(`Unknown subscription property: ${property}`);
+  if (!isSubscriptionProperty(property)) throw badRequest(`Unknown subscription property: ${property}`);
   const stream = accessStreamById(ctx, user, change.stream_id, { allowRealmAdmin: true });
   if (!isSubscribed(ctx.db, user.id, stream.id)) throw badRequest(`Not subscribed to stream id ${stream.id}`);
   if (property === 'color') {
@@ -489,4 +494,21 @@ export function doUpdateSubscriptionProperties(
       }
     }
   });
+}
+
+/**
+ * GET /users/{user_id}/subscriptions/{stream_id}: whether an active human user of the
+ * organization is subscribed to a stream the requester can access (the family's
+ * access_user_by_id refuses bots: "No such user").
+ */
+export function isUserSubscribed(
+  ctx: ServiceContext,
+  actor: UserRow,
+  userId: number,
+  streamId: number,
+): boolean {
+  const target = accessUserById(ctx, userId);
+  if (target.is_bot === 1) throw noSuchUser();
+  const stream = accessStreamById(ctx, actor, streamId, { allowRealmAdmin: true });
+  return isSubscribed(ctx.db, target.id, stream.id);
 }

@@ -82,3 +82,68 @@ export function hasCopyInTopic(db: Db, userId: number, streamId: number, topic: 
       .get(userId, streamId, topic) !== undefined
   );
 }
+
+// ---- POST /messages/flags (issue 8: flags-reactions-scheduled) ----
+
+/** Of these messages, those the user has a copy of. */
+export function messagesWithCopies(db: Db, userId: number, messageIds: readonly number[]): Set<number> {
+  const get = db.prepare('SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?');
+  return new Set(messageIds.filter((id) => get.get(userId, id) !== undefined));
+}
+
+/**
+ * Gives the user copies of messages they did not receive but may read (history of a public
+ * stream), read and marked historical, as the family does before flagging them.
+ */
+export function insertHistoricalCopies(db: Db, userId: number, messageIds: readonly number[]): void {
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
+  );
+  for (const id of messageIds) insert.run(userId, id, FLAGS.read | FLAGS.historical);
+}
+
+/** Of these messages, the stream messages outside the streams the user is subscribed to. */
+export function messagesInUnsubscribedStreams(
+  db: Db,
+  userId: number,
+  messageIds: readonly number[],
+): Set<number> {
+  const get = db.prepare(
+    `SELECT 1 FROM messages m WHERE m.id = ? AND m.stream_id IS NOT NULL AND NOT EXISTS
+       (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.active = 1)`,
+  );
+  return new Set(messageIds.filter((id) => get.get(id, userId) !== undefined));
+}
+
+/**
+ * Sets (`add`) or clears one flag on the user's copies of these messages; answers the ids
+ * whose flag changed, ascending.
+ */
+export function setFlag(
+  db: Db,
+  userId: number,
+  messageIds: readonly number[],
+  flag: FlagName,
+  add: boolean,
+): number[] {
+  const bit = FLAGS[flag];
+  const update = db.prepare(
+    add
+      ? `UPDATE user_messages SET flags = flags | ${bit} WHERE user_id = ? AND message_id = ? AND (flags & ${bit}) = 0`
+      : `UPDATE user_messages SET flags = flags & ~${bit} WHERE user_id = ? AND message_id = ? AND (flags & ${bit}) != 0`,
+  );
+  const changed = [...new Set(messageIds)].filter((id) => update.run(userId, id).changes > 0);
+  return changed.sort((a, b) => a - b);
+}
+
+/** The ids of the messages the user starred, ascending (register's starred_messages). */
+export function starredMessageIds(db: Db, userId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT message_id AS id FROM user_messages WHERE user_id = ? AND (flags & ${FLAGS.starred}) != 0
+         ORDER BY message_id`,
+      )
+      .all(userId) as { id: number }[]
+  ).map((r) => r.id);
+}

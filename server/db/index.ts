@@ -50,8 +50,14 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
     throw new Error(`The database has schema version ${current}, newer than this server knows (${latest})`);
   }
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (?, ?, ?)');
+  // Every migration not yet recorded runs, in order: one merged after a later one still runs.
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
   for (const migration of migrations) {
-    if (migration.version <= current) continue;
+    if (applied.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
       record.run(migration.version, migration.name, Date.now());

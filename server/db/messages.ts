@@ -1,6 +1,6 @@
 /** Messages, their recipients, and each user's copy with flags. */
 import { renderMarkdown } from '../markdown';
-import { FLAGS } from './flags';
+import { FLAGS, messageFlagsByUser } from './flags';
 import type { Db } from './index';
 import { streamRecipientId } from './streams';
 
@@ -234,6 +234,30 @@ export function recentDirectConversations(
     .all(userId, limit) as { recipient_id: number; max_id: number; sender_id: number }[];
 }
 
+/** A topic's messages (any letter case) from `fromId` on, in id order, at most `limit`. */
+interface TopicScan {
+  streamId: number;
+  topic: string;
+  /** Only the messages this user has a copy of (null: all). */
+  onlyCopiesOf: number | null;
+  fromId?: number;
+  order: 'ASC' | 'DESC';
+  limit?: number;
+}
+
+function topicRows(db: Db, q: TopicScan): { id: number; topic: string }[] {
+  const copies =
+    q.onlyCopiesOf === null ? '' : 'JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?';
+  const args = q.onlyCopiesOf === null ? [] : [q.onlyCopiesOf];
+  // LIMIT -1: no limit.
+  return db
+    .prepare(
+      `SELECT m.id, m.topic FROM messages m ${copies}
+       WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND m.id >= ? ORDER BY m.id ${q.order === 'ASC' ? 'ASC' : 'DESC'} LIMIT ?`,
+    )
+    .all(...args, q.streamId, q.topic, q.fromId ?? 0, q.limit ?? -1) as { id: number; topic: string }[];
+}
+
 /**
  * Up to `limit` messages of a topic (any letter case), newest first: all of them, or with
  * `onlyCopiesOf` only those that user has a copy of.
@@ -242,20 +266,7 @@ export function topicMessagesNewestFirst(
   db: Db,
   q: { streamId: number; topic: string; limit: number; onlyCopiesOf: number | null },
 ): { id: number; topic: string }[] {
-  const rows =
-    q.onlyCopiesOf === null
-      ? db
-          .prepare(
-            'SELECT id, topic FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?',
-          )
-          .all(q.streamId, q.topic, q.limit)
-      : db
-          .prepare(
-            `SELECT m.id, m.topic FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
-             WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY m.id DESC LIMIT ?`,
-          )
-          .all(q.onlyCopiesOf, q.streamId, q.topic, q.limit);
-  return rows as { id: number; topic: string }[];
+  return topicRows(db, { ...q, order: 'DESC' });
 }
 
 /** Users holding a copy of any of these messages. */
@@ -290,4 +301,118 @@ export function directMessageUserIds(
       .all(message.recipient_id) as { user_id: number }[]
   ).map((r) => r.user_id);
   return ids.length > 0 ? ids : [message.sender_id];
+}
+
+// ---- editing, moving and deleting (PATCH and DELETE /messages/{message_id}) ----
+
+export function messagesByIds(db: Db, messageIds: readonly number[]): MessageRow[] {
+  if (messageIds.length === 0) return [];
+  return db
+    .prepare(`SELECT * FROM messages WHERE id IN (${messageIds.map(Number).join(',')}) ORDER BY id`)
+    .all() as MessageRow[];
+}
+
+/** A message's new content, with its rendering and whether it is a /me message. */
+export function setMessageContent(db: Db, messageId: number, content: string, rendered: string): void {
+  db.prepare('UPDATE messages SET content = ?, rendered_content = ?, is_me_message = ? WHERE id = ?').run(
+    content,
+    rendered,
+    content.startsWith('/me ') ? 1 : 0,
+    messageId,
+  );
+}
+
+/** Records an edit: its time, and the message's edit history (JSON, newest first). */
+export function setEditHistory(db: Db, messageId: number, editTime: number, history: string): void {
+  db.prepare('UPDATE messages SET last_edit_time = ?, edit_history = ? WHERE id = ?').run(
+    editTime,
+    history,
+    messageId,
+  );
+}
+
+/** Moves messages to a stream (its recipient) and topic. */
+export function moveMessages(db: Db, messageIds: readonly number[], streamId: number, topic: string): void {
+  const recipientId = streamRecipientId(db, streamId);
+  db.prepare(
+    `UPDATE messages SET stream_id = ?, recipient_id = ?, topic = ? WHERE id IN (${messageIds.map(Number).join(',')})`,
+  ).run(streamId, recipientId, topic);
+}
+
+/**
+ * Ids of a topic's messages (any letter case), ascending, from `fromId` on: all of them, or
+ * with `onlyCopiesOf` only those that user has a copy of.
+ */
+export function topicMessageIds(
+  db: Db,
+  q: { streamId: number; topic: string; fromId: number; onlyCopiesOf: number | null },
+): number[] {
+  return topicRows(db, { ...q, order: 'ASC' }).map((r) => r.id);
+}
+
+/** Every copy of these messages: who holds it, and their flag bits. */
+export function copiesOf(
+  db: Db,
+  messageIds: readonly number[],
+): { user_id: number; message_id: number; flags: number }[] {
+  if (messageIds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT user_id, message_id, flags FROM user_messages WHERE message_id IN (${messageIds.map(Number).join(',')})`,
+    )
+    .all() as { user_id: number; message_id: number; flags: number }[];
+}
+
+/** Gives these users a copy of each message (with these flag bits) where they have none. */
+export function addCopies(
+  db: Db,
+  userIds: readonly number[],
+  messageIds: readonly number[],
+  flags: number,
+): void {
+  const add = db.prepare('INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
+  for (const userId of userIds) for (const messageId of messageIds) add.run(userId, messageId, flags);
+}
+
+/** Takes these users' copies of these messages away. */
+export function removeCopies(db: Db, userIds: readonly number[], messageIds: readonly number[]): void {
+  if (userIds.length === 0 || messageIds.length === 0) return;
+  db.prepare(
+    `DELETE FROM user_messages WHERE user_id IN (${userIds.map(Number).join(',')})
+     AND message_id IN (${messageIds.map(Number).join(',')})`,
+  ).run();
+}
+
+/** Replaces the bits of `mask` in each copy of the message with what `bitsFor` says for its holder. */
+export function setFlagBits(
+  db: Db,
+  messageId: number,
+  mask: number,
+  bitsFor: (userId: number) => number,
+): void {
+  const update = db.prepare(
+    'UPDATE user_messages SET flags = (flags & ~?) | ? WHERE user_id = ? AND message_id = ?',
+  );
+  for (const userId of messageFlagsByUser(db, messageId).keys())
+    update.run(mask, bitsFor(userId) & mask, userId, messageId);
+}
+
+/**
+ * Active users who have read the message, besides its sender, leaving out anyone the viewer
+ * has muted or who has muted the viewer (GET /messages/{message_id}/read_receipts), by id.
+ */
+export function messageReaders(db: Db, messageId: number, viewerId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT um.user_id FROM user_messages um
+         JOIN messages m ON m.id = um.message_id JOIN users u ON u.id = um.user_id
+         WHERE um.message_id = ? AND (um.flags & ${FLAGS.read}) != 0 AND u.is_active = 1
+           AND um.user_id != m.sender_id
+           AND NOT EXISTS (SELECT 1 FROM muted_users mu WHERE (mu.user_id = ? AND mu.muted_user_id = um.user_id)
+             OR (mu.user_id = um.user_id AND mu.muted_user_id = ?))
+         ORDER BY um.user_id`,
+      )
+      .all(messageId, viewerId, viewerId) as { user_id: number }[]
+  ).map((r) => r.user_id);
 }

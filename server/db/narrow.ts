@@ -122,3 +122,14 @@ export function messageWindow(
     : undefined;
   return { before, atAnchor, after };
 }
+
+/** Which of these messages the narrow keeps for the user (GET /messages/matches_narrow), by id. */
+export function narrowMatches(db: Db, q: MessageQuery, messageIds: readonly number[]): MessageRow[] {
+  if (messageIds.length === 0) return [];
+  const { where, args } = whereSql(q);
+  return db
+    .prepare(
+      `SELECT m.* ${FROM} WHERE ${where} AND m.id IN (${messageIds.map(Number).join(',')}) ORDER BY m.id`,
+    )
+    .all(q.userId, ...args) as MessageRow[];
+}

@@ -48,22 +48,63 @@ export function getProfileField(db: Db, realmId: number, fieldId: number): Profi
     .get(fieldId, realmId) as ProfileFieldRow | undefined;
 }
 
-export function profileFieldNameTaken(db: Db, realmId: number, name: string): boolean {
+/** Whether another field (not `exceptId`) has the name. */
+export function profileFieldNameTaken(db: Db, realmId: number, name: string, exceptId = 0): boolean {
   return (
-    db.prepare('SELECT 1 FROM custom_profile_fields WHERE realm_id = ? AND name = ?').get(realmId, name) !==
-    undefined
+    db
+      .prepare('SELECT 1 FROM custom_profile_fields WHERE realm_id = ? AND name = ? AND id != ?')
+      .get(realmId, name, exceptId) !== undefined
   );
 }
 
-/** How many fields the organization shows in profile summaries (a limited number). */
-export function countSummaryProfileFields(db: Db, realmId: number): number {
+/** How many fields (other than `exceptId`) the organization shows in profile summaries. */
+export function countSummaryProfileFields(db: Db, realmId: number, exceptId = 0): number {
   return (
     db
       .prepare(
-        'SELECT COUNT(*) AS n FROM custom_profile_fields WHERE realm_id = ? AND display_in_profile_summary = 1',
+        `SELECT COUNT(*) AS n FROM custom_profile_fields
+         WHERE realm_id = ? AND display_in_profile_summary = 1 AND id != ?`,
       )
-      .get(realmId) as { n: number }
+      .get(realmId, exceptId) as { n: number }
   ).n;
+}
+
+export function updateProfileField(
+  db: Db,
+  fieldId: number,
+  f: { name: string; hint: string; fieldData: string; summary: boolean },
+): void {
+  db.prepare(
+    `UPDATE custom_profile_fields SET name = ?, hint = ?, field_data = ?, display_in_profile_summary = ?
+     WHERE id = ?`,
+  ).run(f.name, f.hint, f.fieldData, f.summary ? 1 : 0, fieldId);
+}
+
+/** Removes a field and every user's value of it. */
+export function deleteProfileField(db: Db, fieldId: number): void {
+  db.prepare('DELETE FROM custom_profile_field_values WHERE field_id = ?').run(fieldId);
+  db.prepare('DELETE FROM custom_profile_fields WHERE id = ?').run(fieldId);
+}
+
+export function setProfileFieldOrder(db: Db, fieldId: number, order: number): void {
+  db.prepare('UPDATE custom_profile_fields SET "order" = ? WHERE id = ?').run(order, fieldId);
+}
+
+/** The ids of the organization's fields. */
+export function profileFieldIds(db: Db, realmId: number): number[] {
+  return (
+    db.prepare('SELECT id FROM custom_profile_fields WHERE realm_id = ? ORDER BY id').all(realmId) as {
+      id: number;
+    }[]
+  ).map((r) => r.id);
+}
+
+/** Users with a value of the field that is not among `keep` (choices removed from a list field). */
+export function usersWithProfileValueOutside(db: Db, fieldId: number, keep: readonly string[]): number[] {
+  const rows = db
+    .prepare('SELECT user_id, value FROM custom_profile_field_values WHERE field_id = ? ORDER BY user_id')
+    .all(fieldId) as { user_id: number; value: string }[];
+  return rows.filter((r) => !keep.includes(r.value)).map((r) => r.user_id);
 }
 
 export function insertProfileField(
@@ -146,7 +187,10 @@ export function insertUserGroup(
 /** register's realm_user_groups; system groups' members follow the users' roles. */
 export function listUserGroups(db: Db, realmId: number): Record<string, unknown>[] {
   const groups = db
-    .prepare('SELECT id, name, description, is_system_group FROM user_groups WHERE realm_id = ? ORDER BY id')
+    .prepare(
+      `SELECT id, name, description, is_system_group FROM user_groups
+       WHERE realm_id = ? AND deactivated = 0 ORDER BY id`,
+    )
     .all(realmId) as { id: number; name: string; description: string; is_system_group: number }[];
   const members = db
     .prepare(
@@ -178,6 +222,78 @@ export function listUserGroups(db: Db, realmId: number): Record<string, unknown>
 /** One group as register and events show it (the same builder as the list). */
 export function getUserGroup(db: Db, realmId: number, groupId: number): Record<string, unknown> | undefined {
   return listUserGroups(db, realmId).find((g) => g.id === groupId);
+}
+
+/** The user-defined groups a user is a direct member of (system groups follow roles). */
+export function memberGroupIds(db: Db, userId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT m.group_id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+         WHERE m.user_id = ? AND g.is_system_group = 0 AND g.deactivated = 0 ORDER BY m.group_id`,
+      )
+      .all(userId) as { group_id: number }[]
+  ).map((r) => r.group_id);
+}
+
+export interface UserGroupRow {
+  id: number;
+  realm_id: number;
+  name: string;
+  description: string;
+  is_system_group: number;
+  deactivated: number;
+}
+
+/** A group of the organization, deactivated or not. */
+export function getUserGroupRow(db: Db, realmId: number, groupId: number): UserGroupRow | undefined {
+  return db.prepare('SELECT * FROM user_groups WHERE id = ? AND realm_id = ?').get(groupId, realmId) as
+    | UserGroupRow
+    | undefined;
+}
+
+/** A user-defined group's direct members, deactivated users included. */
+export function directMemberIds(db: Db, groupId: number): number[] {
+  return (
+    db.prepare('SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id').all(groupId) as {
+      user_id: number;
+    }[]
+  ).map((r) => r.user_id);
+}
+
+export function addGroupMembers(db: Db, groupId: number, userIds: readonly number[]): void {
+  const add = db.prepare('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)');
+  for (const id of userIds) add.run(groupId, id);
+}
+
+export function removeGroupMembers(db: Db, groupId: number, userIds: readonly number[]): void {
+  const remove = db.prepare('DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?');
+  for (const id of userIds) remove.run(groupId, id);
+}
+
+export function setUserGroupText(
+  db: Db,
+  groupId: number,
+  column: 'name' | 'description',
+  value: string,
+): void {
+  // The column name comes from the fixed pair above, never from the request.
+  db.prepare(`UPDATE user_groups SET ${column} = ? WHERE id = ?`).run(value, groupId);
+}
+
+export function deactivateUserGroup(db: Db, groupId: number): void {
+  db.prepare('UPDATE user_groups SET deactivated = 1 WHERE id = ?').run(groupId);
+}
+
+/** Streams whose permission settings name the group (it cannot be deactivated then). */
+export function streamIdsUsingGroup(db: Db, groupId: number): number[] {
+  return (
+    db
+      .prepare(
+        'SELECT id FROM streams WHERE can_remove_subscribers_group_id = ? AND deactivated = 0 ORDER BY id',
+      )
+      .all(groupId) as { id: number }[]
+  ).map((r) => r.id);
 }
 
 export function userGroupNameExists(db: Db, realmId: number, name: string): boolean {

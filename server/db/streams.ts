@@ -1,5 +1,9 @@
 /** Streams and subscriptions. */
+import { FLAGS } from './flags';
 import type { Db } from './index';
+
+/** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
+export const RETAIN_FOREVER = -1;
 
 export interface StreamRow {
   id: number;
@@ -270,4 +274,43 @@ export function firstMessageId(db: Db, streamId: number): number | null {
     first: number | null;
   };
   return row.first;
+}
+
+/**
+ * Archives a stream as the interface family does: deactivated, private, out of the default
+ * streams, under a new name that frees the old one for a new stream.
+ */
+export function archiveStream(db: Db, streamId: number, archivedName: string): void {
+  db.prepare(
+    'UPDATE streams SET deactivated = 1, invite_only = 1, is_default = 0, name = ? WHERE id = ?',
+  ).run(archivedName, streamId);
+}
+
+/** Ends every subscription to the stream (the rows keep their properties). */
+export function endSubscriptions(db: Db, streamId: number): void {
+  db.prepare('UPDATE subscriptions SET active = 0 WHERE stream_id = ?').run(streamId);
+}
+
+/** Users with an unread copy of a message of the stream. */
+export function usersWithUnreadIn(db: Db, streamId: number): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+         WHERE m.stream_id = ? AND (um.flags & ${FLAGS.read}) = 0 ORDER BY um.user_id`,
+      )
+      .all(streamId) as { user_id: number }[]
+  ).map((r) => r.user_id);
+}
+
+/** Adds the stream to, or removes it from, the streams new users are subscribed to. */
+export function setStreamDefault(db: Db, streamId: number, isDefault: boolean): void {
+  db.prepare('UPDATE streams SET is_default = ? WHERE id = ?').run(isDefault ? 1 : 0, streamId);
+}
+
+/** The organization's active default streams, by name. */
+export function listDefaultStreams(db: Db, realmId: number): StreamRow[] {
+  return db
+    .prepare('SELECT * FROM streams WHERE realm_id = ? AND is_default = 1 AND deactivated = 0 ORDER BY name')
+    .all(realmId) as StreamRow[];
 }

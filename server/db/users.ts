@@ -209,3 +209,34 @@ export function setUserEmail(db: Db, userId: number, email: string, alsoDisplayE
     db.prepare('UPDATE users SET delivery_email = ? WHERE id = ?').run(email, userId);
   }
 }
+
+export function setUserRole(db: Db, userId: number, role: Role): void {
+  db.prepare('UPDATE users SET role = ? WHERE id = ?').run(role, userId);
+}
+
+export function setUserActive(db: Db, userId: number, active: boolean): void {
+  db.prepare('UPDATE users SET is_active = ? WHERE id = ?').run(active ? 1 : 0, userId);
+}
+
+/** How many active owners the organization has (the last one cannot leave that role). */
+export function countActiveOwners(db: Db, realmId: number): number {
+  return (
+    db
+      .prepare('SELECT COUNT(*) AS n FROM users WHERE realm_id = ? AND role = ? AND is_active = 1')
+      .get(realmId, ROLES.owner) as { n: number }
+  ).n;
+}
+
+/** The bots a user owns, active or not (GET /bots, register's realm_bots). */
+export function botsOwnedBy(db: Db, ownerId: number): UserRow[] {
+  return db
+    .prepare('SELECT * FROM users WHERE bot_owner_id = ? AND is_bot = 1 ORDER BY id')
+    .all(ownerId) as UserRow[];
+}
+
+/** Every bot of the organization, active or not (an administrator's realm_bots). */
+export function botsOfRealm(db: Db, realmId: number): UserRow[] {
+  return db
+    .prepare('SELECT * FROM users WHERE realm_id = ? AND is_bot = 1 ORDER BY id')
+    .all(realmId) as UserRow[];
+}

@@ -14,6 +14,8 @@ import {
 export interface QueueManagerOptions {
   heartbeatMs: number;
   queueIdleMs: number;
+  /** Registering past this many queues of one user drops their longest-idle queue first. */
+  maxQueuesPerUser?: number;
   now?: () => number;
 }
 
@@ -28,8 +30,11 @@ export class QueueManager {
   private readonly now: () => number;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** Who awaits whenWaiting, by queue id, until a poll of that queue waits. */
-  private readonly waitingCallbacks = new Map<string, (() => void)[]>();
+  /** Who awaits whenWaiting, by queue id, until a poll of that queue waits (or it is gone). */
+  private readonly waitingCallbacks = new Map<
+    string,
+    { resolve: () => void; reject: (e: Error) => void }[]
+  >();
 
   constructor(private readonly options: QueueManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -43,7 +48,25 @@ export class QueueManager {
   }
 
   register(settings: QueueSettings): EventQueue {
+    this.makeRoomFor(settings.userId);
     return this.add(new EventQueue(settings, this.now()));
+  }
+
+  /**
+   * Keeps a user under the queue cap: while they have as many queues as it allows, the one
+   * whose client was connected least recently goes, a queue nobody polls now before one
+   * with a waiting poll (which is answered, and learns of the loss at its next poll).
+   */
+  private makeRoomFor(userId: number): void {
+    const cap = this.options.maxQueuesPerUser;
+    if (cap === undefined) return;
+    const mine = this.byUser.get(userId);
+    while (mine && mine.size >= cap) {
+      const byAge = [...mine].sort((a, b) => a.lastConnectedMs - b.lastConnectedMs);
+      const oldest = byAge.find((queue) => queue.waiter === null) ?? byAge[0];
+      if (!oldest) return;
+      this.delete(oldest);
+    }
   }
 
   private add(queue: EventQueue): EventQueue {
@@ -71,6 +94,7 @@ export class QueueManager {
     mine?.delete(queue);
     if (mine && mine.size === 0) this.byUser.delete(queue.userId);
     queue.waiter?.finish([]);
+    this.abandonWaiting(queue.id);
   }
 
   queuesOf(userId: number): EventQueue[] {
@@ -157,16 +181,29 @@ export class QueueManager {
    * then on, an event sent to the queue reaches that client without another request.
    */
   whenWaiting(queueId: string): Promise<void> {
-    if (this.queues.get(queueId)?.waiter) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.waitingCallbacks.set(queueId, [...(this.waitingCallbacks.get(queueId) ?? []), resolve]);
+    const queue = this.queues.get(queueId);
+    // A queue that does not exist, or goes away first, can never be waited on: say so
+    // rather than leave the caller hanging.
+    if (!queue || this.closed) return Promise.reject(new Error(`No event queue ${queueId}`));
+    if (queue.waiter) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waitingCallbacks.set(queueId, [
+        ...(this.waitingCallbacks.get(queueId) ?? []),
+        { resolve, reject },
+      ]);
     });
   }
 
   private notifyWaiting(queueId: string): void {
     const callbacks = this.waitingCallbacks.get(queueId) ?? [];
     this.waitingCallbacks.delete(queueId);
-    for (const resolve of callbacks) resolve();
+    for (const { resolve } of callbacks) resolve();
+  }
+
+  private abandonWaiting(queueId: string): void {
+    const callbacks = this.waitingCallbacks.get(queueId) ?? [];
+    this.waitingCallbacks.delete(queueId);
+    for (const { reject } of callbacks) reject(new Error(`Event queue ${queueId} was deleted`));
   }
 
   /** Drops queues whose idle lifetime has passed since a client was last connected. */
@@ -204,5 +241,6 @@ export class QueueManager {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
     for (const queue of this.queues.values()) queue.waiter?.finish([]);
+    for (const queueId of [...this.waitingCallbacks.keys()]) this.abandonWaiting(queueId);
   }
 }

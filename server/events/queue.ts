@@ -73,6 +73,25 @@ export function matchesNarrow(
   return true;
 }
 
+/** An `update_message_flags` add of listed messages: the only kind of event merged. */
+function isMergeableAdd(event: OutgoingEvent): boolean {
+  return (
+    event.type === 'update_message_flags' &&
+    event.op === 'add' &&
+    event.all === false &&
+    Array.isArray(event.messages)
+  );
+}
+
+/**
+ * Whether a queued event stops the search for an earlier add to merge `event` into: any
+ * event of the same flag (the candidate itself, or one whose order matters) and deletions.
+ */
+function blocksMerge(queued: OutgoingEvent, event: OutgoingEvent): boolean {
+  if (queued.type === 'delete_message') return true;
+  return queued.type === 'update_message_flags' && queued.flag === event.flag;
+}
+
 /** A queue as written to disk over a restart. */
 export interface QueueDump {
   id: string;
@@ -175,22 +194,22 @@ export class EventQueue {
   /**
    * Flags added to messages while an earlier such event still waits in the queue travel as
    * one event (NOTES.md), under the new id: a client that saw the earlier one but has not
-   * acknowledged it gets it again, merged, which is harmless for adding a flag.
+   * acknowledged it gets it again, merged, which is harmless for adding a flag. The earlier
+   * event only moves past events that cannot change its meaning: never past another event
+   * of the same flag (a removal, an `all` event) nor a message deletion, so the order of
+   * an add, a remove and an add of one flag is kept.
    */
   private mergeFlags(event: OutgoingEvent): OutgoingEvent {
-    if (event.type !== 'update_message_flags' || event.op !== 'add' || event.all !== false) return event;
-    if (!Array.isArray(event.messages)) return event;
-    const index = this.events.findIndex(
-      (e) =>
-        e.type === 'update_message_flags' &&
-        e.op === 'add' &&
-        e.all === false &&
-        e.flag === event.flag &&
-        Array.isArray(e.messages) &&
-        Object.keys(e).length === Object.keys(event).length + 1,
-    );
+    if (!isMergeableAdd(event)) return event;
+    const index = this.events.findLastIndex((e) => blocksMerge(e, event));
     const earlier = this.events[index];
-    if (!earlier) return event;
+    if (
+      !earlier ||
+      !isMergeableAdd(earlier) ||
+      Object.keys(earlier).length !== Object.keys(event).length + 1
+    ) {
+      return event;
+    }
     this.events.splice(index, 1);
     const messages = [...new Set([...(earlier.messages as number[]), ...(event.messages as number[])])];
     return { ...event, messages: messages.sort((a, b) => a - b) };

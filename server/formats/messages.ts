@@ -9,6 +9,7 @@
  */
 import type { Db } from '../db';
 import { flagNames } from '../db/flags';
+import { messageSettings } from '../db/message-settings';
 import { directMessageUserIds, type MessageRow, messageReactions } from '../db/messages';
 import { getStream } from '../db/streams';
 import { getUserById, type UserRow } from '../db/users';
@@ -86,7 +87,9 @@ export function formatMessage(
   });
   if (row.last_edit_time !== null) {
     message.last_edit_timestamp = row.last_edit_time;
-    if (row.edit_history) message.edit_history = JSON.parse(row.edit_history) as unknown;
+    // Absent where the organization does not let users view edit history.
+    if (row.edit_history && messageSettings(db).allow_edit_history)
+      message.edit_history = JSON.parse(row.edit_history) as unknown;
   }
   return message;
 }

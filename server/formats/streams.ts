@@ -6,6 +6,7 @@
 import type { Db } from '../db';
 import {
   firstMessageIds,
+  listDefaultStreams,
   listStreams,
   type StreamRow,
   type SubscriptionRow,
@@ -177,4 +178,13 @@ export function queryStreams(db: Db, user: UserRow, q: StreamQuery): Record<stri
     )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((s) => formatStream(s, firsts.get(s.id) ?? null));
+}
+
+/**
+ * The organization's default streams as Stream objects, sorted by name: GET /default_streams,
+ * register's realm_default_streams and `default_streams` events.
+ */
+export function defaultStreamObjects(db: Db, realmId: number): Record<string, unknown>[] {
+  const firsts = firstMessageIds(db, realmId);
+  return listDefaultStreams(db, realmId).map((s) => formatStream(s, firsts.get(s.id) ?? null));
 }

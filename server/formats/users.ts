@@ -105,3 +105,24 @@ export function formatOwnUser(db: Db, user: UserRow, realm: RealmRow): Record<st
   if (!user.is_bot) result.profile_data = profileDataOf(db, realm.id, [user.id]).get(user.id) ?? {};
   return result;
 }
+
+/**
+ * A bot as its administrators see it (register's realm_bots, realm_bot events): with its
+ * API key. Default streams and services are not modelled: null and empty.
+ */
+export function formatBot(bot: UserRow): Record<string, unknown> {
+  return {
+    user_id: bot.id,
+    email: bot.email,
+    full_name: bot.full_name,
+    bot_type: bot.bot_type,
+    is_active: bot.is_active === 1,
+    api_key: bot.api_key,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    avatar_url: avatarUrl(bot, false),
+    owner_id: bot.bot_owner_id,
+    services: [],
+  };
+}

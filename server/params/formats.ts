@@ -4,6 +4,7 @@
  * family's wording. They check shape only; whether the streams, users and fields they name
  * exist, and whether the user may touch them, is the actions' business.
  */
+import type { DraftParam } from '../../shared/protocol';
 import {
   ALL_SETTINGS,
   checkSettingValue,
@@ -12,9 +13,8 @@ import {
   type NarrowTerm,
   type ParamFormat,
 } from '../../shared/protocol';
-import { parseDraftObject } from '../actions/drafts';
 import { badRequest } from '../errors';
-import { type Decoder, isPlainObject, listOf, parseJsonText } from './kinds';
+import { type Decoder, isIntegerText, isPlainObject, listOf, parseJsonText } from './kinds';
 
 /** A bare string without NUL characters (which no stored text may hold). */
 const text: Decoder<string> = (name, raw) => {
@@ -27,6 +27,9 @@ const setting: Decoder<FormatValues['setting']> = (name, raw) => {
   if (!isSettingName(name)) throw new Error(`${name} is declared a setting but is none`);
   const kind = ALL_SETTINGS[name].type.kind;
   const value = kind === 'string' || kind === 'str-enum' ? raw : parseJsonText(name, raw);
+  if ((kind === 'int' || kind === 'int-enum') && typeof value === 'number' && !isIntegerText(raw)) {
+    throw badRequest(`${name} is not an integer`);
+  }
   const error = checkSettingValue(name, value);
   if (error !== null) throw badRequest(error);
   return value as FormatValues['setting'];
@@ -108,3 +111,47 @@ export const FORMAT_DECODERS: { [F in ParamFormat]: Decoder<FormatValues[F]> } =
   'profile-data': profileData,
   'message-narrow': messageNarrow,
 };
+
+const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
+
+/**
+ * Checks the shape of one draft object (already parsed JSON), with the family's texts that
+ * name the offending element, e.g. `drafts[0]["to"] is not a list`.
+ */
+export function parseDraftObject(name: string, value: unknown): DraftParam {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest(`${name} is not a dict`);
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key of ['type', 'to', 'topic', 'content']) {
+    if (!(key in obj)) throw badRequest(`${name} key is missing: ${key}`);
+  }
+  // `id` included: the server sets it, a client must not send it.
+  const unexpected = Object.keys(obj).filter((k) => !DRAFT_KEYS.has(k));
+  if (unexpected.length > 0) throw badRequest(`Unexpected arguments: ${unexpected.join(', ')}`);
+
+  const field = (key: string) => `${name}["${key}"]`;
+  if (typeof obj.type !== 'string') throw badRequest(`${field('type')} is not a string`);
+  if (obj.type !== '' && obj.type !== 'stream' && obj.type !== 'private') {
+    throw badRequest(`Invalid ${field('type')}`);
+  }
+  if (!Array.isArray(obj.to)) throw badRequest(`${field('to')} is not a list`);
+  obj.to.forEach((id, i) => {
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
+      throw badRequest(`${field('to')}[${i}] is not an integer`);
+    }
+  });
+  if (typeof obj.topic !== 'string') throw badRequest(`${field('topic')} is not a string`);
+  if (typeof obj.content !== 'string') throw badRequest(`${field('content')} is not a string`);
+  if (obj.content.trim() === '') throw badRequest(`${field('content')} cannot be blank.`);
+  if (obj.timestamp !== undefined && (typeof obj.timestamp !== 'number' || !Number.isFinite(obj.timestamp))) {
+    throw badRequest(`${field('timestamp')} is not a number`);
+  }
+  return {
+    type: obj.type,
+    to: obj.to as number[],
+    topic: obj.topic,
+    content: obj.content,
+    ...(obj.timestamp === undefined ? {} : { timestamp: obj.timestamp as number }),
+  };
+}

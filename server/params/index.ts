@@ -27,18 +27,6 @@ import {
   stringList,
 } from './kinds';
 
-/** Entries of a parsed query object; for a repeated key (an array) the last value wins. */
-export function queryEntries(query: unknown): [string, string][] {
-  const entries: [string, string][] = [];
-  if (query && typeof query === 'object') {
-    for (const [key, value] of Object.entries(query)) {
-      const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
-      if (typeof last === 'string') entries.push([key, last]);
-    }
-  }
-  return entries;
-}
-
 /** The texts a request carries, by name: query parameters and form fields. */
 export class RequestParams {
   private readonly values: Map<string, string>;
@@ -110,8 +98,12 @@ function rawValue(
 export type DecodedParams = Record<string, unknown>;
 
 /**
- * Builds, once per endpoint, the function that decodes a request's parameters: each in the
- * entry's order, so that the first bad or missing one is the one reported.
+ * Builds, once per endpoint, the function that gives a request's parameters as the catalogue
+ * decodes them. Each is decoded when the handler first reads it (and then kept), so a route's
+ * own order of reads and checks decides which error a request with several faults gets, as
+ * it did when routes decoded by hand: a drafts request with synchronization off is refused
+ * for that before its body is judged, and GET /events with a queue_id never reads the
+ * register parameters it does not use. A missing required parameter throws when read.
  */
 export function paramDecoder(
   endpoint: EndpointSpec,
@@ -121,11 +113,16 @@ export function paramDecoder(
     const values: DecodedParams = {};
     for (const { p, decode } of decoders) {
       const found = rawValue(p, raw, path);
-      if (found === undefined) {
-        if (p.required) throw missingArgument(p.name);
-        continue;
-      }
-      values[p.name] = decode(found.name, found.text);
+      if (found === undefined && !p.required) continue;
+      let decoded: { value: unknown } | undefined;
+      Object.defineProperty(values, p.name, {
+        enumerable: true,
+        get() {
+          if (found === undefined) throw missingArgument(p.name);
+          decoded ??= { value: decode(found.name, found.text) };
+          return decoded.value;
+        },
+      });
     }
     return values;
   };

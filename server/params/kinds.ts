@@ -5,7 +5,7 @@
  * family's wording (NOTES.md) and change nothing.
  */
 import type { z } from 'zod';
-import { decodeRetention } from '../actions/streams';
+import { RETAIN_FOREVER } from '../db/streams';
 import { badRequest } from '../errors';
 
 /** Turns one raw text into a value, or throws an ApiFailure naming the parameter. */
@@ -33,9 +33,14 @@ export const bool: Decoder<boolean> = (name, raw) => {
   return value;
 };
 
+/** An integer as JSON text writes it: `1e0` and `1.0` are numbers, but not integers. */
+const INTEGER_TEXT = /^\s*-?(?:0|[1-9][0-9]*)\s*$/;
+
+export const isIntegerText = (text: string): boolean => INTEGER_TEXT.test(text);
+
 export const int: Decoder<number> = (name, raw) => {
   const value = parseJsonText(name, raw);
-  if (!isInteger(value)) throw badRequest(`${name} is not an integer`);
+  if (!isInteger(value) || !isIntegerText(raw)) throw badRequest(`${name} is not an integer`);
   return value;
 };
 
@@ -75,11 +80,23 @@ export const stringList: Decoder<string[]> = (name, raw) =>
     return item;
   });
 
-export const intList: Decoder<number[]> = (name, raw) =>
-  listOf(name, raw, (item, itemName) => {
+export const intList: Decoder<number[]> = (name, raw) => {
+  const items = listOf(name, raw, (item, itemName) => {
     if (!isInteger(item)) throw badRequest(`${itemName} is not an integer`);
     return item;
   });
+  // Every item is a number, so the list's text is numbers between commas: each is checked as written.
+  if (items.length > 0) {
+    raw
+      .trim()
+      .slice(1, -1)
+      .split(',')
+      .forEach((text, i) => {
+        if (!isIntegerText(text)) throw badRequest(`${name}[${i}] is not an integer`);
+      });
+  }
+  return items;
+};
 
 export const jsonArray: Decoder<unknown[]> = (name, raw) => listOf(name, raw, (item) => item);
 
@@ -99,7 +116,22 @@ export function jsonOf<T>(schema: z.ZodType<T>, invalid?: string): Decoder<T> {
 }
 
 /** message_retention_days: days, `realm_default` (null) or `unlimited`. */
-export const retention: Decoder<number | null> = decodeRetention;
+/**
+ * message_retention_days: a JSON number of days, or `realm_default` / `unlimited` as a JSON
+ * string or a bare word. Returns the stored value (null inherits, -1 forever).
+ */
+export const retention: Decoder<number | null> = (name, raw) => {
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // A bare word: kept as the text.
+  }
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return RETAIN_FOREVER;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw badRequest(`Bad value for '${name}': ${raw}`);
+};
 
 /** A numeric path segment such as `{draft_id}`: digits only, not JSON. */
 export function pathId(invalid: string | undefined): Decoder<number> {

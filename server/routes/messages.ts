@@ -56,7 +56,10 @@ function userRefs(raw: string): (number | string)[] {
   throw badRequest('Invalid to');
 }
 
-function sendTarget({ type, to, topic }: ParamsOf<'POST /messages'>): SendTarget {
+function sendTarget(params: ParamsOf<'POST /messages'>, typeGiven: boolean): SendTarget {
+  // As the family answers: both are asked for before the type is judged.
+  if (!typeGiven) throw missingArgument('type');
+  const { to, type, topic } = params;
   if (type === 'stream' || type === 'channel') {
     if (topic === undefined) throw badRequest('Missing topic');
     return { type: 'stream', stream: streamRef(to), topic };
@@ -89,7 +92,7 @@ export const messageEndpoints = [
   route({
     endpoint: 'POST /messages',
     handle({ ctx, user, params, raw, http }) {
-      const to = sendTarget(params);
+      const to = sendTarget(params, raw.raw('type') !== undefined);
       const { content } = params;
       // Like the interface family: the client's name is the first word of its User-Agent.
       const agent = /^[\w.-]{1,30}/.exec(http.headers['user-agent'] ?? '');

@@ -1,11 +1,20 @@
-/** GET/POST /realm/profile_fields (creating is for administrators), PATCH /users/me/profile_data. */
+/**
+ * GET/POST /realm/profile_fields (creating is for administrators), PATCH /users/me/profile_data;
+ * editing, deleting and reordering fields, and clearing one's own values (issue 8).
+ */
+
 import {
   checkNewProfileField,
   checkProfileValues,
   doCreateProfileField,
+  doDeleteProfileField,
+  doRemoveProfileValues,
+  doReorderProfileFields,
+  doUpdateProfileField,
   doUpdateProfileValues,
 } from '../actions/profile-fields';
 import { listProfileFields } from '../db/realm-data';
+import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
 import { route } from '../http';
 
@@ -18,9 +27,10 @@ export const profileFieldEndpoints = [
     endpoint: 'POST /realm/profile_fields',
     handle({ ctx, params }) {
       const request = {
+        // The type first: a request without one is told so before its name is judged.
+        fieldType: params.field_type,
         name: params.name ?? '',
         hint: params.hint ?? '',
-        fieldType: params.field_type,
         fieldData: params.field_data,
         displayInProfileSummary: params.display_in_profile_summary ?? false,
       };
@@ -32,9 +42,52 @@ export const profileFieldEndpoints = [
   route({
     endpoint: 'PATCH /users/me/profile_data',
     handle({ ctx, user, params }) {
-      if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
+      refuseBots(user);
       const values = checkProfileValues(ctx, params.data);
       doUpdateProfileValues(ctx, user.id, values);
+      return {};
+    },
+  }),
+];
+
+/** Profile data is for people: the family refuses bots here. */
+function refuseBots(user: UserRow): void {
+  if (user.is_bot) throw badRequest('This endpoint does not accept bot requests.');
+}
+
+/** Editing the organization's fields, and clearing one's own values (issue 8). */
+export const profileFieldEditEndpoints = [
+  route({
+    endpoint: 'PATCH /realm/profile_fields/{field_id}',
+    handle({ ctx, params }) {
+      doUpdateProfileField(ctx, params.field_id, {
+        name: params.name,
+        hint: params.hint,
+        fieldData: params.field_data,
+        displayInProfileSummary: params.display_in_profile_summary,
+      });
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'DELETE /realm/profile_fields/{field_id}',
+    handle({ ctx, params }) {
+      doDeleteProfileField(ctx, params.field_id);
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'PATCH /realm/profile_fields',
+    handle({ ctx, params }) {
+      doReorderProfileFields(ctx, params.order);
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'DELETE /users/me/profile_data',
+    handle({ ctx, user, params }) {
+      refuseBots(user);
+      doRemoveProfileValues(ctx, user.id, params.data);
       return {};
     },
   }),

@@ -1,9 +1,15 @@
-/** GET /streams and PATCH /streams/{stream_id}. */
+/**
+ * GET /streams and PATCH /streams/{stream_id}; beyond the spec, DELETE /streams/{stream_id}
+ * (archive), GET /streams/{stream_id}/members and GET /get_stream_id.
+ */
 import {
   checkStreamDescription,
   checkStreamName,
+  doArchiveStream,
   doUpdateStream,
   type StreamChanges,
+  streamIdByName,
+  streamMembers,
 } from '../actions/streams';
 import { badRequest } from '../errors';
 import { queryStreams } from '../formats/streams';
@@ -49,6 +55,29 @@ export const streamEndpoints = [
       if (retention !== undefined) changes.messageRetentionDays = retention;
       doUpdateStream(ctx, user, params.stream_id, changes);
       return {};
+    },
+  }),
+];
+
+/** Beyond the spec (issue 8): archiving a stream, its subscribers, and finding one by name. */
+export const streamBeyondSpecEndpoints = [
+  route({
+    endpoint: 'DELETE /streams/{stream_id}',
+    handle({ ctx, user, params }) {
+      doArchiveStream(ctx, user, params.stream_id);
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'GET /streams/{stream_id}/members',
+    handle({ ctx, user, params }) {
+      return { subscribers: streamMembers(ctx, user, params.stream_id) };
+    },
+  }),
+  route({
+    endpoint: 'GET /get_stream_id',
+    handle({ ctx, user, params }) {
+      return { stream_id: streamIdByName(ctx, user, params.stream) };
     },
   }),
 ];

@@ -1,5 +1,13 @@
-/** GET, POST and DELETE /users/me/subscriptions, and POST /users/me/subscriptions/properties. */
-import { doSubscribe, doUnsubscribe, doUpdateSubscriptionProperties } from '../actions/subscriptions';
+/**
+ * GET, POST and DELETE /users/me/subscriptions, and POST /users/me/subscriptions/properties;
+ * beyond the spec, GET /users/{user_id}/subscriptions/{stream_id}.
+ */
+import {
+  doSubscribe,
+  doUnsubscribe,
+  doUpdateSubscriptionProperties,
+  isUserSubscribed,
+} from '../actions/subscriptions';
 import { subscriptionState } from '../formats/streams';
 import { route } from '../http';
 
@@ -43,6 +51,16 @@ export const subscriptionEndpoints = [
     handle({ ctx, user, params, raw }) {
       doUpdateSubscriptionProperties(ctx, user, params.subscription_data);
       return { ignored_parameters_unsupported: raw.names().filter((n) => n !== 'subscription_data') };
+    },
+  }),
+];
+
+/** Beyond the spec (issue 8): GET /users/{user_id}/subscriptions/{stream_id}. */
+export const subscriptionStatusEndpoints = [
+  route({
+    endpoint: 'GET /users/{user_id}/subscriptions/{stream_id}',
+    handle({ ctx, user, params }) {
+      return { is_subscribed: isUserSubscribed(ctx, user, params.user_id, params.stream_id) };
     },
   }),
 ];

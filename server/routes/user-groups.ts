@@ -1,5 +1,14 @@
-/** User groups: POST /user_groups/create, and GET /user_groups for clients. */
-import { doCreateUserGroup } from '../actions/user-groups';
+/**
+ * User groups: POST /user_groups/create and GET /user_groups; a group's name, description,
+ * members and deactivation (issue 8).
+ */
+import {
+  doCreateUserGroup,
+  doDeactivateUserGroup,
+  doUpdateUserGroup,
+  doUpdateUserGroupMembers,
+  userGroupMembers,
+} from '../actions/user-groups';
 import { listUserGroups } from '../db/realm-data';
 import { route } from '../http';
 
@@ -15,6 +24,37 @@ export const userGroupEndpoints = [
       const { name, description, members } = params;
       // group_id: the later revision's addition (feature level 317); harmless to older clients.
       return { group_id: doCreateUserGroup(ctx, user, { name, description, members }) };
+    },
+  }),
+];
+
+/** One group: name and description, members, deactivation (issue 8). */
+export const userGroupEditEndpoints = [
+  route({
+    endpoint: 'PATCH /user_groups/{user_group_id}',
+    handle({ ctx, user, params }) {
+      const { name, description } = params;
+      doUpdateUserGroup(ctx, user, params.user_group_id, { name, description });
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'POST /user_groups/{user_group_id}/members',
+    handle({ ctx, user, params }) {
+      const lists = { add: params.add ?? [], delete: params.delete ?? [] };
+      doUpdateUserGroupMembers(ctx, user, params.user_group_id, lists);
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'GET /user_groups/{user_group_id}/members',
+    handle: ({ ctx, user, params }) => ({ members: userGroupMembers(ctx, user, params.user_group_id) }),
+  }),
+  route({
+    endpoint: 'POST /user_groups/{user_group_id}/deactivate',
+    handle({ ctx, user, params }) {
+      doDeactivateUserGroup(ctx, user, params.user_group_id);
+      return {};
     },
   }),
 ];

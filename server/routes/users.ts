@@ -1,15 +1,25 @@
-/** GET /users, GET /users/{email} (or a user id), GET /users/me, POST /users; avatar images. */
-import type { ParamsOf } from '../../shared/protocol';
-import { accessUserById, noSuchUser } from '../actions/access';
+/**
+ * GET /users, GET /users/{email} (or a user id), GET /users/me, POST /users; an
+ * administrator's PATCH, DELETE and reactivation of /users/{user_id}; avatar images.
+ */
+import type { ParamsOf, Role } from '../../shared/protocol';
+import { accessUserById, accessUserFor, noSuchUser } from '../actions/access';
 import { checkFullName } from '../actions/settings';
-import { doCreateUser, isValidEmail } from '../actions/users';
+import {
+  doCreateUser,
+  doDeactivateUser,
+  doReactivateUser,
+  doUpdateUser,
+  isValidEmail,
+} from '../actions/users';
 import { hashPassword } from '../auth';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
-import { getUserByDisplayEmail, getUserByEmail, listUsers, type UserRow } from '../db/users';
+import { userStatuses } from '../db/user-data';
+import { botsOwnedBy, getUserByDisplayEmail, getUserByEmail, listUsers, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
-import { formatOwnUser, formatUser, profileDataOf, type UserView } from '../formats/users';
+import { formatBot, formatOwnUser, formatUser, profileDataOf, type UserView } from '../formats/users';
 import { route } from '../http';
 import { escapeHtml } from '../markdown';
 import { canAccessDeliveryEmail } from '../permissions';
@@ -79,6 +89,72 @@ export const userEndpoints = [
     },
   }),
 ];
+
+/** Administration of other users (issue 8). */
+export const userAdminEndpoints = [
+  route({
+    endpoint: 'PATCH /users/{user_id}',
+    handle({ ctx, user, params }) {
+      doUpdateUser(ctx, user, params.user_id, {
+        fullName: params.full_name,
+        // The catalogue's int-enum lets through only the roles' values.
+        role: params.role as Role | undefined,
+        profileData: params.profile_data,
+      });
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'DELETE /users/{user_id}',
+    handle({ ctx, user, params }) {
+      doDeactivateUser(ctx, user, params.user_id, params.deactivation_notification_comment);
+      return {};
+    },
+  }),
+  route({
+    endpoint: 'POST /users/{user_id}/reactivate',
+    handle({ ctx, user, params }) {
+      doReactivateUser(ctx, user, params.user_id);
+      return {};
+    },
+  }),
+];
+
+/** GET /users/{user_id}/status: what register's user_status holds for one active user. */
+export const userStatusEndpoints = [
+  route({
+    endpoint: 'GET /users/{user_id}/status',
+    handle({ ctx, user, params }) {
+      const target = accessUserFor(ctx, user, params.user_id);
+      return { status: userStatuses(ctx.db, ctx.realmId)[String(target.id)] ?? {} };
+    },
+  }),
+];
+
+/** GET /bots: the requester's active bots, in the family's shape (plus user_id). */
+export const botEndpoints = [
+  route({
+    endpoint: 'GET /bots',
+    handle({ ctx, user }) {
+      const bots = botsOwnedBy(ctx.db, user.id).filter((bot) => bot.is_active === 1);
+      return { bots: bots.map(botInfo) };
+    },
+  }),
+];
+
+function botInfo(bot: UserRow) {
+  const { email, ...rest } = formatBot(bot);
+  return {
+    username: email,
+    user_id: rest.user_id,
+    full_name: rest.full_name,
+    api_key: rest.api_key,
+    avatar_url: rest.avatar_url,
+    default_sending_stream: rest.default_sending_stream,
+    default_events_register_stream: rest.default_events_register_stream,
+    default_all_public_streams: rest.default_all_public_streams,
+  };
+}
 
 /** Outside /api/v1, as in the interface family: `/avatar/{user_id}`. */
 export const avatarEndpoints = [

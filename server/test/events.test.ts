@@ -52,6 +52,20 @@ describe('long-polling', () => {
     await alice.updateSettings({ twenty_four_hour_time: false });
   });
 
+  it('whenWaiting refuses an unknown queue and one deleted before a poll waited on it', async () => {
+    await expect(svc.service.events.whenWaiting('no-such-queue')).rejects.toThrow(
+      'No event queue no-such-queue',
+    );
+    const queueId = await newQueue(alice);
+    const waiting = svc.service.events.whenWaiting(queueId);
+    const deleted = await call(svc.url, 'DELETE', '/events', {
+      auth: authOf(alice),
+      params: { queue_id: queueId },
+    });
+    expect(deleted.status).toBe(200);
+    await expect(waiting).rejects.toThrow(`Event queue ${queueId} was deleted`);
+  });
+
   it('delivers the events of one request together', async () => {
     const queueId = await newQueue(alice);
     const poll = alice.getEvents({ queue_id: queueId, last_event_id: -1 });

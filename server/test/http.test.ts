@@ -51,18 +51,14 @@ describe('HTTP conventions', () => {
     expect(r.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: [] });
   });
 
-  it('refuses multipart bodies instead of ignoring their parameters', async () => {
+  it('reads multipart bodies as parameters (edges_multipart.test.ts has the rest)', async () => {
     const r = await call(svc.url, 'PATCH', '/settings', {
       auth: alice,
       body: '--x\r\nContent-Disposition: form-data; name="dense_mode"\r\n\r\nfalse\r\n--x--\r\n',
       headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
     });
-    expect(r.status).toBe(415);
-    expect(r.body).toEqual({
-      result: 'error',
-      msg: 'Unsupported Content-Type: send parameters form-encoded',
-      code: 'BAD_REQUEST',
-    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: [] });
   });
 
   it('answers a malformed URL with a 400 envelope', async () => {

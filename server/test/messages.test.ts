@@ -682,7 +682,7 @@ describe('migration 3 (direct_pairs)', () => {
       const old = await startTestService({ dataDir });
       await old.close();
       // Rewrite the seeded DMs into the old storage: a one-to-one DM under the personal
-      // recipient of the member with the higher id, no pair groups, schema version 2.
+      // recipient of the member with the higher id, no pair groups, migration 3 not recorded.
       const raw = new Database(join(dataDir, DB_FILE_NAME));
       const before = raw
         .prepare(
@@ -709,7 +709,7 @@ describe('migration 3 (direct_pairs)', () => {
           raw.prepare('DELETE FROM recipients WHERE id = ?').run(p.recipient_id);
           raw.prepare('DELETE FROM direct_groups WHERE id = ?').run(p.group_id);
         }
-        raw.prepare('DELETE FROM schema_migrations WHERE version >= 3').run();
+        raw.prepare('DELETE FROM schema_migrations WHERE version = 3').run();
       })();
       raw.close();
 

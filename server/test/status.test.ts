@@ -77,7 +77,16 @@ describe('POST /users/me/status errors', () => {
   });
   const cases: [string, Params, string][] = [
     ['no parameter', {}, 'Client did not pass any new values.'],
-    ['only emoji_code', { emoji_code: '1f419' }, 'Client did not pass any new values.'],
+    [
+      'only emoji_code',
+      { emoji_code: '1f419' },
+      'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+    ],
+    [
+      'only reaction_type',
+      { reaction_type: 'unicode_emoji' },
+      'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+    ],
     ['status_text of 61 characters', { status_text: long }, 'status_text is too long (limit: 60 characters)'],
     [
       'emoji_code without emoji_name',

@@ -471,16 +471,323 @@ const API = [
   // ---- beyond the spec (issue 8): edges ----
   // ---- end edges ----
   // ---- beyond the spec (issue 8): messages ----
+  family('PATCH /messages/{message_id}', 'user', [
+    pathId('message_id', 'Invalid message(s)'),
+    // Longer topics are cut to 60 characters, as in POST /messages.
+    body({ name: 'topic', kind: 'string', aliases: ['subject'], example: 'greetings' }),
+    body({
+      name: 'propagate_mode',
+      kind: 'str-enum',
+      values: ['change_one', 'change_later', 'change_all'],
+      example: 'change_one',
+    }),
+    ...flags('body', { send_notification_to_old_thread: 'true', send_notification_to_new_thread: 'true' }),
+    body({ name: 'content', kind: 'string', example: 'edited' }),
+    body({ name: 'stream_id', kind: 'int', example: '{stream_id}' }),
+  ]),
+  // A message of its own in the table-driven tests, so the shared fixture message stays.
+  family('DELETE /messages/{message_id}', 'user', [
+    { ...pathId('message_id', 'Invalid message(s)'), example: '{deletable_message_id}' },
+  ]),
+  family('GET /messages/{message_id}/history', 'user', [pathId('message_id', 'Invalid message(s)')]),
+  family('GET /messages/{message_id}/read_receipts', 'user', [pathId('message_id', 'Invalid message(s)')]),
+  // Changes nothing: a preview of the content as a message would show it.
+  family(
+    'POST /messages/render',
+    'user',
+    [body({ name: 'content', kind: 'string', required: true, example: '**bold**' })],
+    { readOnly: true },
+  ),
+  family('GET /messages/matches_narrow', 'user', [
+    // Ids the user cannot read, or that do not exist, just do not match (as in the family).
+    query({
+      name: 'msg_ids',
+      kind: 'json-array',
+      required: true,
+      example: '[{message_id}]',
+      schema: z.array(z.number().int().safe()),
+      invalid: 'msg_ids is not a list of integers',
+    }),
+    query({ name: 'narrow', kind: 'json-array', format: 'message-narrow', required: true, example: '[]' }),
+  ]),
   // ---- end messages ----
   // ---- beyond the spec (issue 8): flags-reactions-scheduled ----
+  family('POST /messages/flags', 'user', [
+    body({ name: 'messages', kind: 'int-list', required: true, example: '[{message_id}]' }),
+    // The action checks both, in the family's words ("Invalid flag: 'x'").
+    body({ name: 'op', kind: 'string', required: true, example: 'add' }),
+    body({ name: 'flag', kind: 'string', required: true, example: 'starred' }),
+  ]),
+  family('POST /messages/flags/narrow', 'user', [
+    body({ name: 'anchor', kind: 'string', required: true, example: 'newest' }),
+    body({ name: 'include_anchor', kind: 'bool', example: 'true' }),
+    body({ name: 'num_before', kind: 'int', min: 0, required: true, example: '1' }),
+    body({ name: 'num_after', kind: 'int', min: 0, required: true, example: '0' }),
+    body({ name: 'narrow', kind: 'json-array', format: 'message-narrow', required: true, example: '[]' }),
+    body({ name: 'op', kind: 'string', required: true, example: 'add' }),
+    body({ name: 'flag', kind: 'string', required: true, example: 'starred' }),
+  ]),
+  family('POST /messages/{message_id}/reactions', 'user', [
+    pathId('message_id', 'Invalid message(s)'),
+    // The action checks name, code and type together, in the family's words.
+    body({ name: 'emoji_name', kind: 'string', format: 'text', required: true, example: 'octopus' }),
+    body({ name: 'emoji_code', kind: 'string', format: 'text', example: '1f419' }),
+    body({ name: 'reaction_type', kind: 'string', format: 'text', example: 'unicode_emoji' }),
+  ]),
+  family('DELETE /messages/{message_id}/reactions', 'user', [
+    pathId('message_id', 'Invalid message(s)'),
+    body({ name: 'emoji_name', kind: 'string', format: 'text', example: 'octopus' }),
+    body({ name: 'emoji_code', kind: 'string', format: 'text', example: '1f419' }),
+    body({ name: 'reaction_type', kind: 'string', format: 'text', example: 'unicode_emoji' }),
+  ]),
+  family('GET /scheduled_messages', 'user', []),
+  family('POST /scheduled_messages', 'user', [
+    body({
+      name: 'type',
+      kind: 'str-enum',
+      values: ['direct', 'channel', 'stream', 'private'],
+      required: true,
+      example: 'stream',
+    }),
+    // A stream id, or a JSON list of user ids: the action reads it by the type.
+    body({ name: 'to', kind: 'string', required: true, example: '{stream_id}' }),
+    body({ name: 'content', kind: 'string', required: true, example: 'later' }),
+    body({ name: 'topic', kind: 'string', example: 'plans' }),
+    body({ name: 'scheduled_delivery_timestamp', kind: 'int', required: true, example: '3165826990' }),
+    body({ name: 'read_by_sender', kind: 'bool', example: 'true' }),
+  ]),
+  family('PATCH /scheduled_messages/{scheduled_message_id}', 'user', [
+    pathId('scheduled_message_id'),
+    body({
+      name: 'type',
+      kind: 'str-enum',
+      values: ['direct', 'channel', 'stream', 'private'],
+      example: 'stream',
+    }),
+    body({ name: 'to', kind: 'string', example: '{stream_id}' }),
+    body({ name: 'content', kind: 'string', example: 'later, edited' }),
+    body({ name: 'topic', kind: 'string', example: 'plans' }),
+    body({ name: 'scheduled_delivery_timestamp', kind: 'int', example: '3165826990' }),
+  ]),
+  family('DELETE /scheduled_messages/{scheduled_message_id}', 'user', [pathId('scheduled_message_id')]),
   // ---- end flags-reactions-scheduled ----
   // ---- beyond the spec (issue 8): presence-typing-topics ----
+  family('POST /typing', 'user', [
+    body({
+      name: 'type',
+      kind: 'str-enum',
+      // private and stream: the names at our feature level; direct and channel: the newer ones.
+      values: ['direct', 'private', 'stream', 'channel'],
+      example: 'private',
+    }),
+    body({ name: 'op', kind: 'str-enum', values: ['start', 'stop'], required: true, example: 'start' }),
+    // Direct messages: the recipients; for a stream, its id as a one-element list (before stream_id).
+    body({ name: 'to', kind: 'int-list', example: '[{user_id}]' }),
+    body({ name: 'stream_id', kind: 'int', example: '{stream_id}' }),
+    body({ name: 'topic', kind: 'string', example: 'greetings' }),
+  ]),
+  family('POST /users/me/presence', 'user', [
+    // Checked by the action, in the family's words: "Invalid status: <status>".
+    body({ name: 'status', kind: 'string', required: true, example: 'active' }),
+    ...flags('body', { ping_only: 'false', new_user_input: 'false', slim_presence: 'false' }),
+    body({ name: 'last_update_id', kind: 'int', example: '-1' }),
+    body({ name: 'history_limit_days', kind: 'int', min: 0, example: '14' }),
+  ]),
+  family('GET /realm/presence', 'user', []),
+  // A user id or display email; the example names a user by id.
+  family('GET /users/{user_id_or_email}/presence', 'user', [
+    { name: 'user_id_or_email', kind: 'string', in: 'path', required: true, example: '{user_id}' },
+  ]),
+  family('GET /users/me/{stream_id}/topics', 'user', [pathId('stream_id', 'Invalid stream ID')]),
+  family('POST /user_topics', 'user', [
+    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
+    body({ name: 'topic', kind: 'string', required: true, example: 'greetings' }),
+    // 0 inherit, 1 muted, 2 unmuted, 3 followed.
+    body({ name: 'visibility_policy', kind: 'int-enum', values: [0, 1, 2, 3], required: true, example: '1' }),
+  ]),
+  family('GET /users/me/alert_words', 'user', []),
+  family('POST /users/me/alert_words', 'user', [
+    body({ name: 'alert_words', kind: 'string-list', required: true, example: '["lunch"]' }),
+  ]),
+  family('DELETE /users/me/alert_words', 'user', [
+    body({ name: 'alert_words', kind: 'string-list', required: true, example: '["lunch"]' }),
+  ]),
+  family('POST /users/me/muted_users/{muted_user_id}', 'user', [
+    { ...pathId('muted_user_id'), example: '{user_id}' },
+  ]),
+  family('DELETE /users/me/muted_users/{muted_user_id}', 'user', [
+    { ...pathId('muted_user_id'), example: '{user_id}' },
+  ]),
   // ---- end presence-typing-topics ----
   // ---- beyond the spec (issue 8): streams ----
+  // Archives the stream; its own fixture, so the table-driven tests keep general.
+  family(
+    'DELETE /streams/{stream_id}',
+    'admin',
+    [{ ...pathId('stream_id', 'Invalid stream ID'), example: '{archive_stream_id}' }],
+    { roleCheck: 'action' },
+  ),
+  family('GET /streams/{stream_id}/members', 'user', [pathId('stream_id', 'Invalid stream ID')]),
+  family('GET /get_stream_id', 'user', [
+    query({ name: 'stream', kind: 'string', required: true, example: 'general' }),
+  ]),
+  family('GET /users/{user_id}/subscriptions/{stream_id}', 'user', [
+    pathId('user_id'),
+    pathId('stream_id', 'Invalid stream ID'),
+  ]),
+  // Register gives non-guests the same list (realm_default_streams).
+  family('GET /default_streams', 'member', []),
+  // Removed before added, so the table-driven tests leave general a default stream.
+  family('DELETE /default_streams', 'admin', [
+    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
+  ]),
+  family('POST /default_streams', 'admin', [
+    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
+  ]),
   // ---- end streams ----
   // ---- beyond the spec (issue 8): users-groups-fields ----
+  family('PATCH /users/{user_id}', 'admin', [
+    pathId('user_id'),
+    body({ name: 'full_name', kind: 'string', maxLength: 100, example: 'A Name' }),
+    body({
+      name: 'role',
+      kind: 'int-enum',
+      values: [100, 200, 300, 400, 600],
+      invalid: 'Invalid role',
+      example: '400',
+    }),
+    body({ name: 'profile_data', kind: 'json-array', format: 'profile-data', example: '[]' }),
+  ]),
+  // The example names nobody: the tables must not deactivate their own users.
+  family('DELETE /users/{user_id}', 'admin', [
+    { ...pathId('user_id'), example: '987654321' },
+    body({
+      name: 'deactivation_notification_comment',
+      kind: 'string',
+      format: 'text',
+      maxLength: 2000,
+      example: 'Farewell!',
+    }),
+  ]),
+  family('POST /users/{user_id}/reactivate', 'admin', [pathId('user_id')]),
+  family('GET /bots', 'user', []),
+  family('GET /users/{user_id}/status', 'user', [pathId('user_id')]),
+  family('PATCH /user_groups/{user_group_id}', 'member', [
+    pathId('user_group_id'),
+    body({ name: 'name', kind: 'string', maxLength: 100, example: 'a new name' }),
+    body({ name: 'description', kind: 'string', maxLength: 1024, example: 'about it' }),
+  ]),
+  family('POST /user_groups/{user_group_id}/members', 'member', [
+    pathId('user_group_id'),
+    body({ name: 'add', kind: 'int-list', example: '[]' }),
+    body({ name: 'delete', kind: 'int-list', example: '[]' }),
+  ]),
+  // Groups have no subgroups here: direct_member_only gives the same members.
+  family('GET /user_groups/{user_group_id}/members', 'user', [
+    pathId('user_group_id'),
+    ...flags('query', { direct_member_only: 'false' }),
+  ]),
+  family('POST /user_groups/{user_group_id}/deactivate', 'member', [pathId('user_group_id')]),
+  family('PATCH /realm/profile_fields/{field_id}', 'admin', [
+    pathId('field_id'),
+    body({ name: 'name', kind: 'string', format: 'text', maxLength: 40, example: 'Team' }),
+    body({ name: 'hint', kind: 'string', format: 'text', maxLength: 80, example: 'Which team' }),
+    body({ name: 'field_data', kind: 'json-object', format: 'json', example: '{}' }),
+    body({ name: 'display_in_profile_summary', kind: 'bool', example: 'false' }),
+  ]),
+  // The example names no field: the tables must not delete the organization's fields.
+  family('DELETE /realm/profile_fields/{field_id}', 'admin', [
+    { ...pathId('field_id'), example: '987654321' },
+  ]),
+  family('PATCH /realm/profile_fields', 'admin', [
+    body({ name: 'order', kind: 'int-list', required: true, example: '[]' }),
+  ]),
+  family('DELETE /users/me/profile_data', 'user', [
+    body({ name: 'data', kind: 'int-list', required: true, example: '[]' }),
+  ]),
   // ---- end users-groups-fields ----
   // ---- beyond the spec (issue 8): realm-uploads ----
+  // The login page's questions, asked before any sign-in.
+  family('GET /server_settings', 'none', []),
+  // Organization settings; owners only: message_retention_days, waiting_period_threshold.
+  family('PATCH /realm', 'admin', [
+    body({ name: 'name', kind: 'string', format: 'text', maxLength: 40, example: 'Confab' }),
+    body({ name: 'description', kind: 'string', format: 'text', maxLength: 1000, example: 'About us' }),
+    body({ name: 'default_language', kind: 'string', example: 'en' }),
+    ...flags('body', {
+      enable_spectator_access: 'false',
+      name_changes_disabled: 'false',
+      email_changes_disabled: 'false',
+      allow_message_editing: 'true',
+      allow_edit_history: 'true',
+      mandatory_topics: 'false',
+      enable_read_receipts: 'true',
+    }),
+    body({ name: 'email_address_visibility', kind: 'int-enum', values: [1, 2, 3, 4, 5], example: '1' }),
+    body({ name: 'message_retention_days', kind: 'retention', example: 'unlimited' }),
+    // A number of seconds or the JSON string "unlimited": the action checks which.
+    body({ name: 'message_content_edit_limit_seconds', kind: 'int', format: 'json', example: '600' }),
+    body({ name: 'message_content_delete_limit_seconds', kind: 'int', format: 'json', example: '600' }),
+    body({ name: 'waiting_period_threshold', kind: 'int', min: 0, example: '0' }),
+    body({ name: 'edit_topic_policy', kind: 'int-enum', values: [1, 2, 3, 4, 5], example: '5' }),
+    body({ name: 'delete_own_message_policy', kind: 'int-enum', values: [1, 2, 3, 4, 5], example: '2' }),
+    body({ name: 'create_public_stream_policy', kind: 'int-enum', values: [1, 2, 3, 4], example: '1' }),
+    body({ name: 'create_private_stream_policy', kind: 'int-enum', values: [1, 2, 3, 4], example: '1' }),
+    body({ name: 'create_web_public_stream_policy', kind: 'int-enum', values: [2, 4, 6, 7], example: '2' }),
+    body({ name: 'invite_to_stream_policy', kind: 'int-enum', values: [1, 2, 3, 4], example: '1' }),
+    body({
+      name: 'move_messages_between_streams_policy',
+      kind: 'int-enum',
+      values: [1, 2, 3, 4],
+      example: '2',
+    }),
+    body({ name: 'user_group_edit_policy', kind: 'int-enum', values: [1, 2, 3, 4], example: '1' }),
+    body({ name: 'private_message_policy', kind: 'int-enum', values: [1, 2], example: '1' }),
+    body({ name: 'add_custom_emoji_policy', kind: 'int-enum', values: [1, 2, 3, 4], example: '1' }),
+    body({ name: 'bot_creation_policy', kind: 'int-enum', values: [1, 2, 3], example: '1' }),
+  ]),
+  family('GET /realm/linkifiers', 'user', []),
+  // The older list: [pattern, url_template, id] triples.
+  family('GET /realm/filters', 'user', [], { deprecated: true }),
+  family('POST /realm/filters', 'admin', [
+    body({ name: 'pattern', kind: 'string', required: true, example: '#(?P<id>[0-9]+)' }),
+    // url_format_string: the name before the family's feature level 176.
+    body({
+      name: 'url_template',
+      kind: 'string',
+      required: true,
+      aliases: ['url_format_string'],
+      example: 'https://tracker.example/{id}',
+    }),
+  ]),
+  family('PATCH /realm/filters/{filter_id}', 'admin', [
+    pathId('filter_id'),
+    body({ name: 'pattern', kind: 'string', required: true, example: '#(?P<id>[0-9]+)' }),
+    body({
+      name: 'url_template',
+      kind: 'string',
+      required: true,
+      aliases: ['url_format_string'],
+      example: 'https://tracker.example/{id}',
+    }),
+  ]),
+  family('DELETE /realm/filters/{filter_id}', 'admin', [pathId('filter_id')]),
+  // One file part (multipart/form-data); its type is sniffed from the content.
+  family('POST /user_uploads', 'user', []),
+  family('GET /attachments', 'user', []),
+  family('DELETE /attachments/{attachment_id}', 'user', [pathId('attachment_id')]),
+  family('GET /realm/emoji', 'user', []),
+  // One image file part (multipart/form-data); who may add one: add_custom_emoji_policy.
+  family('POST /realm/emoji/{emoji_name}', 'member', [pathText('emoji_name')]),
+  // Administrators, or the emoji's author.
+  family('DELETE /realm/emoji/{emoji_name}', 'member', [pathText('emoji_name')]),
+  // A temporary URL (a minute, no credentials needed) for a file the user may read.
+  family('GET /user_uploads/{realm_id}/{dir}/{key}/{filename}', 'user', [
+    pathText('realm_id'),
+    pathText('dir'),
+    pathText('key'),
+    pathText('filename'),
+  ]),
   // ---- end realm-uploads ----
   // Spectators too, where the organization allows public access (see the spec).
   spec('POST /register', 'user', queueParams('body'), { spectators: true }),
@@ -523,6 +830,20 @@ const PAGE_ENTRIES = [
   // Any number the platform reads as one; anything else is "User not found" (404).
   family('GET /avatar/{user_id}', 'user', [pathText('user_id')]),
   family('GET /accounts/confirm_new_email/{key}', 'none', [pathText('key')]),
+  // realm-uploads (issue 8): a custom emoji's image, for anyone (emoji are the organization's).
+  family('GET /user_uploads/emoji/{emoji_id}/{filename}', 'none', [
+    pathText('emoji_id'),
+    pathText('filename'),
+  ]),
+  // realm-uploads (issue 8): an uploaded file by a temporary URL, for a minute, for anyone.
+  family('GET /user_uploads/temporary/{token}/{filename}', 'none', [pathText('token'), pathText('filename')]),
+  // realm-uploads (issue 8): an uploaded file, for its uploader and readers of messages linking it.
+  family('GET /user_uploads/{realm_id}/{dir}/{key}/{filename}', 'user', [
+    pathText('realm_id'),
+    pathText('dir'),
+    pathText('key'),
+    pathText('filename'),
+  ]),
 ] as const;
 
 export const PAGES: readonly EndpointSpec[] = PAGE_ENTRIES;

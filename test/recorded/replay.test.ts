@@ -15,8 +15,18 @@ import { type Recording, record } from './recorder';
 let server: StartedServer;
 let recordings: Recording[];
 
-/** What the app registers with, and the same with subscriber lists (so peer events count). */
-const PARAM_SETS = [REGISTER_PARAMS, { ...REGISTER_PARAMS, include_subscribers: true }];
+/**
+ * What the app registers with, and the same with subscriber lists (so peer events count).
+ * Without user_avatar_url_field_optional: with it, whether a user's avatar_url is in a
+ * snapshot depends on how recently they were active when it was taken, and no event says so
+ * (the family's rule too; the app derives a missing URL), so two snapshots would differ on a
+ * field no event carries.
+ */
+const APP_PARAMS = {
+  ...REGISTER_PARAMS,
+  client_capabilities: { ...REGISTER_PARAMS.client_capabilities, user_avatar_url_field_optional: false },
+};
+const PARAM_SETS = [APP_PARAMS, { ...APP_PARAMS, include_subscribers: true }];
 
 beforeAll(async () => {
   server = await startServerProcess();

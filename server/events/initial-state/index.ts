@@ -12,11 +12,14 @@
 import type { ClientCapabilities } from '../../../shared/protocol';
 import type { ServiceContext } from '../../context';
 import { type RealmRow, realmSettings } from '../../db/realm';
+import { realmSettingsState } from '../../db/realm-settings';
 import type { UserRow } from '../../db/users';
 import { realmEmojiState } from '../../emoji';
+import { MAX_FILE_UPLOAD_SIZE_MIB } from '../../uploads';
 import { STOP_WORDS } from '../stop-words';
 import { messagesState } from './messages';
 import { miscState } from './misc';
+import { presenceState } from './presence';
 import { settingsState } from './settings';
 import { spectatorState } from './spectator';
 import { streamsState } from './streams';
@@ -72,6 +75,8 @@ function realmState(req: SnapshotRequest): State {
     realm_message_retention_days: realm.message_retention_days ?? -1,
     realm_name_changes_disabled: realm.name_changes_disabled === 1,
     realm_email_changes_disabled: realm.email_changes_disabled === 1,
+    ...realmSettingsState(realm),
+    max_file_upload_size_mib: MAX_FILE_UPLOAD_SIZE_MIB,
     max_stream_name_length: 60,
     max_stream_description_length: 1024,
     max_topic_length: 60,
@@ -92,7 +97,7 @@ function commonState(ctx: ServiceContext, req: SnapshotRequest, want: (type: str
   if (want('video_calls')) common.has_videocall_token = false;
   if (want('gif')) common.gif_api_key = '';
   if (want('presence')) {
-    // Presence is not tracked: nobody is shown online (slim or not, the map is empty).
+    // Spectators see nobody online; a user's part (./presence.ts) replaces this.
     common.presences = {};
     common.server_timestamp = Date.now() / 1000;
   }
@@ -126,5 +131,6 @@ export function fetchInitialState(ctx: ServiceContext, req: SnapshotRequest): St
     ...messagesState(area),
     ...streamsState(area),
     ...miscState(area),
+    ...presenceState(area),
   };
 }

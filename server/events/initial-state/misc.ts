@@ -1,7 +1,9 @@
 /**
- * register's state for the smaller areas: alert words, topic visibility, drafts, user groups
+ * register's state for the smaller areas: alert words, topic visibility, muted users, drafts, user groups
  * and code playgrounds.
  */
+import { listLinkifiers } from '../../db/linkifiers';
+import { mutedUsers } from '../../db/muted-users';
 import { listPlaygrounds, listUserGroups } from '../../db/realm-data';
 import { alertWords, listDraftsNewestFirst, userTopics } from '../../db/user-data';
 import { readUserSettings } from '../../db/users';
@@ -11,6 +13,7 @@ export function miscState({ ctx, user, want }: AreaRequest): State {
   const state: State = {};
   if (want('alert_words')) state.alert_words = alertWords(ctx.db, user.id);
   if (want('user_topic')) state.user_topics = userTopics(ctx.db, user.id);
+  if (want('muted_users')) state.muted_users = mutedUsers(ctx.db, user.id);
   if (want('drafts')) {
     // Drafts stay on the server only while synchronization is on (turning it off deletes them).
     state.drafts = readUserSettings(user).enable_drafts_synchronization
@@ -19,5 +22,6 @@ export function miscState({ ctx, user, want }: AreaRequest): State {
   }
   if (want('realm_user_groups')) state.realm_user_groups = listUserGroups(ctx.db, ctx.realmId);
   if (want('realm_playgrounds')) state.realm_playgrounds = listPlaygrounds(ctx.db, ctx.realmId);
+  if (want('realm_linkifiers')) state.realm_linkifiers = listLinkifiers(ctx.db, ctx.realmId);
   return state;
 }

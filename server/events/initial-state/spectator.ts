@@ -5,6 +5,7 @@
  */
 import { ROLES, type UserSettingsValues } from '../../../shared/protocol';
 import type { ServiceContext } from '../../context';
+import { listLinkifiers } from '../../db/linkifiers';
 import { type RealmRow, realmUserSettingsDefaults } from '../../db/realm';
 import { listProfileFields, PROFILE_FIELD_TYPES } from '../../db/realm-data';
 import { firstMessageIds, listStreams, type SubscriptionRow } from '../../db/streams';
@@ -58,6 +59,7 @@ export function spectatorState(ctx: ServiceContext, realm: RealmRow, want: (type
     state.custom_profile_field_types = PROFILE_FIELD_TYPES;
   }
   if (want('drafts')) state.drafts = [];
+  if (want('realm_linkifiers')) state.realm_linkifiers = listLinkifiers(ctx.db, realm.id);
   if (want('message')) state.max_message_id = -1;
   if (want('subscription')) {
     state.subscriptions = spectatorSubscriptions(ctx, realm);

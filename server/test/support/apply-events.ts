@@ -24,7 +24,13 @@ const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'number') : []);
 
 /** Stream lists of the snapshot that hold objects keyed by stream_id. */
-const STREAM_LISTS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] as const;
+const STREAM_LISTS = [
+  'subscriptions',
+  'unsubscribed',
+  'never_subscribed',
+  'streams',
+  'realm_default_streams',
+] as const;
 
 /** Event fields that describe the event rather than the changed object. */
 const ENVELOPE = new Set(['id', 'type', 'op', 'stream_id', 'name', 'property', 'value']);
@@ -55,7 +61,8 @@ function updateOwnTopLevel(state: Obj, person: Obj): void {
     if (key in state) state[key] = value;
   };
   for (const key of ['full_name', 'delivery_email', 'avatar_source', 'avatar_url', 'avatar_url_medium']) {
-    if (key in person) set(key, person[key]);
+    // The own real address is always known: a null one only hides it from the lists.
+    if (key in person && !(key === 'delivery_email' && person[key] === null)) set(key, person[key]);
   }
   if ('avatar_version' in person) set('avatar_version', person.avatar_version);
   if ('is_billing_admin' in person) set('is_billing_admin', person.is_billing_admin);
@@ -67,6 +74,14 @@ function updateOwnTopLevel(state: Obj, person: Obj): void {
     set('is_moderator', role === 300);
     set('is_guest', role === 600);
   }
+}
+
+/** Whether the organization's email_address_visibility shows this viewer real addresses in lists. */
+function seesDeliveryEmails(state: Obj, userId: number): boolean {
+  const admin = ownAdmin(state, userId);
+  if (state.realm_email_address_visibility === 3) return admin;
+  if (state.realm_email_address_visibility === 5) return admin || state.is_moderator === true;
+  return false;
 }
 
 function applyPersonUpdate(state: Obj, person: Obj, userId: number): void {
@@ -96,6 +111,10 @@ function applyPersonUpdate(state: Obj, person: Obj, userId: number): void {
       }
     } else if (key === 'is_active') {
       moveUser(state, targetId, value === true);
+    } else if (key === 'delivery_email') {
+      // Lists carry real addresses only for who may see them: null means the viewer no longer may.
+      if (value === null) delete user.delivery_email;
+      else if ('delivery_email' in user || seesDeliveryEmails(state, userId)) user.delivery_email = value;
     } else if (key in user) {
       // Only fields the user object carries (avatar_source, avatar_url_medium are top level).
       user[key] = value;
@@ -410,7 +429,36 @@ function markUnread(unread: Unreads, event: RawEvent, userId: number): void {
   }
 }
 
+/** starred_messages after a starred flag change (the family's apply_event). */
+function applyStarred(state: Obj, event: RawEvent): void {
+  if (event.flag !== 'starred' || !Array.isArray(state.starred_messages)) return;
+  const changed = new Set(ids(event.messages));
+  const kept = removeIds(state.starred_messages, changed);
+  state.starred_messages = event.op === 'add' ? [...kept, ...changed].sort((a, b) => a - b) : kept;
+}
+
+/** scheduled_messages: undelivered, by delivery time then id (the family's order). */
+function applyScheduledMessages(state: Obj, event: RawEvent): void {
+  if (!Array.isArray(state.scheduled_messages)) return;
+  const idOf = (m: Obj) => Number(m.scheduled_message_id);
+  let list = objs(state.scheduled_messages);
+  if (event.op === 'add') list = [...list, ...objs(event.scheduled_messages).map((m) => structuredClone(m))];
+  else if (event.op === 'update' && isObj(event.scheduled_message)) {
+    const updated = structuredClone(event.scheduled_message);
+    list = list.map((m) => (idOf(m) === idOf(updated) ? updated : m));
+  } else if (event.op === 'remove') list = list.filter((m) => idOf(m) !== event.scheduled_message_id);
+  state.scheduled_messages = list.sort(
+    (a, b) =>
+      Number(a.scheduled_delivery_timestamp) - Number(b.scheduled_delivery_timestamp) || idOf(a) - idOf(b),
+  );
+}
+
 function applyMessageFlags(state: Obj, event: RawEvent, userId: number): void {
+  applyStarred(state, event);
+  // Flagging a message the user had no copy of gives them a (historical) copy.
+  if (typeof state.max_message_id === 'number' && event.all !== true) {
+    state.max_message_id = Math.max(state.max_message_id, ...ids(event.messages));
+  }
   const unread = unreadsOf(state);
   if (!unread) return;
   const messages = new Set(ids(event.messages));
@@ -462,6 +510,31 @@ function applyUserStatus(state: Obj, event: RawEvent): void {
   }
   if (Object.keys(status).length > 0) state.user_status[key] = status;
   else delete state.user_status[key];
+}
+
+/** The whole list of fields; users' values of fields that are gone go too (the family's apply_event). */
+function applyCustomProfileFields(state: Obj, event: RawEvent): void {
+  if ('custom_profile_fields' in state) state.custom_profile_fields = structuredClone(event.fields);
+  const fieldIds = new Set(objs(event.fields).map((f) => String(f.id)));
+  for (const key of ['realm_users', 'realm_non_active_users'] as const) {
+    for (const user of objs(state[key])) {
+      if (!isObj(user.profile_data)) continue;
+      for (const id of Object.keys(user.profile_data)) if (!fieldIds.has(id)) delete user.profile_data[id];
+    }
+  }
+}
+
+/** realm_bots: add (or replace), update of some fields, remove (deactivation), delete. */
+function applyRealmBot(state: Obj, event: RawEvent): void {
+  if (!Array.isArray(state.realm_bots) || !isObj(event.bot)) return;
+  const botId = event.bot.user_id;
+  const bots = objs(state.realm_bots);
+  const bot = bots.find((b) => b.user_id === botId);
+  if (event.op === 'add') {
+    state.realm_bots = [...bots.filter((b) => b.user_id !== botId), structuredClone(event.bot)];
+  } else if (event.op === 'update' && bot) Object.assign(bot, structuredClone(event.bot));
+  else if (event.op === 'remove' && bot) bot.is_active = false;
+  else if (event.op === 'delete') state.realm_bots = bots.filter((b) => b.user_id !== botId);
 }
 
 function applyUserGroup(state: Obj, event: RawEvent): void {
@@ -534,10 +607,73 @@ function applyUserSettings(state: Obj, event: RawEvent): void {
   }
 }
 
+/**
+ * presence: the legacy form keyed by email (what verify-action registers); a snapshot keyed
+ * by user id (slim_presence) gets the modern form as far as the event tells it.
+ */
+function applyPresence(state: Obj, event: RawEvent): void {
+  if (!isObj(state.presences) || !isObj(event.presence)) return;
+  const website = event.presence.website;
+  if (!isObj(website)) return;
+  const slim = Object.keys(state.presences).some((key) => /^\d+$/.test(key));
+  if (slim) {
+    const key = String(event.user_id);
+    const before = isObj(state.presences[key]) ? state.presences[key] : {};
+    state.presences[key] =
+      website.status === 'active'
+        ? { active_timestamp: website.timestamp, idle_timestamp: website.timestamp }
+        : { ...before, idle_timestamp: website.timestamp };
+    return;
+  }
+  const { pushable: _, ...aggregated } = website;
+  state.presences[String(event.email)] = { website: { ...website }, aggregated };
+}
+
+function applyMutedUsers(state: Obj, event: RawEvent): void {
+  if ('muted_users' in state) state.muted_users = structuredClone(event.muted_users);
+}
+
 function applyDeleteMessage(state: Obj, event: RawEvent): void {
   const deleted = new Set(typeof event.message_id === 'number' ? [event.message_id] : ids(event.message_ids));
   const unread = unreadsOf(state);
   if (unread) dropUnread(unread, deleted);
+  if (Array.isArray(state.starred_messages))
+    state.starred_messages = removeIds(state.starred_messages, deleted);
+}
+
+/**
+ * update_message: messages moved to another topic or stream move in unread_msgs (keeping
+ * their mentions), and a stream move may give the user copies (max_message_id); a content
+ * edit may add or remove a mention of the target message.
+ */
+function applyUpdateMessage(state: Obj, event: RawEvent): void {
+  // A stream move gives the new stream's subscribers copies: the event goes only to holders.
+  if (typeof event.new_stream_id === 'number' && typeof state.max_message_id === 'number')
+    state.max_message_id = Math.max(state.max_message_id, ...ids(event.message_ids));
+  const unread = unreadsOf(state);
+  if (!unread) return;
+  if ('orig_subject' in event) {
+    const moved = new Set(ids(event.message_ids));
+    const unreadMoved = unread.streams.flatMap((e) =>
+      ids(e.unread_message_ids).filter((id) => moved.has(id)),
+    );
+    const mentioned = new Set(unread.mentions);
+    dropUnread(unread, new Set(unreadMoved));
+    const target = {
+      kind: 'stream' as const,
+      streamId: (event.new_stream_id ?? event.stream_id) as number,
+      topic: String(event.subject ?? event.orig_subject),
+    };
+    for (const id of unreadMoved) addUnread(unread, id, target, mentioned.has(id));
+  }
+  if ('content' in event && typeof event.message_id === 'number') {
+    const id = event.message_id;
+    const flags = Array.isArray(event.flags) ? (event.flags as string[]) : [];
+    unread.mentions = removeIds(unread.mentions, new Set([id]));
+    if (allUnreadIds(unread).includes(id) && flags.some((f) => MENTION_FLAGS.includes(f)))
+      unread.mentions.push(id);
+    recount(unread);
+  }
 }
 
 function applyOne(state: Obj, event: RawEvent, userId: number, options: ApplyOptions): void {
@@ -572,13 +708,26 @@ function applyOne(state: Obj, event: RawEvent, userId: number, options: ApplyOpt
       applyUserStatus(state, event);
       return;
     case 'custom_profile_fields':
-      if ('custom_profile_fields' in state) state.custom_profile_fields = structuredClone(event.fields);
+      applyCustomProfileFields(state, event);
       return;
     case 'user_group':
       applyUserGroup(state, event);
       return;
+    case 'realm_bot':
+      applyRealmBot(state, event);
+      return;
     case 'realm_playgrounds':
       if ('realm_playgrounds' in state) state.realm_playgrounds = structuredClone(event.realm_playgrounds);
+      return;
+    case 'default_streams':
+      if ('realm_default_streams' in state)
+        state.realm_default_streams = structuredClone(event.default_streams);
+      return;
+    case 'realm_linkifiers':
+      if ('realm_linkifiers' in state) state.realm_linkifiers = structuredClone(event.realm_linkifiers);
+      return;
+    case 'realm_emoji':
+      if ('realm_emoji' in state) state.realm_emoji = structuredClone(event.realm_emoji);
       return;
     case 'alert_words':
       if ('alert_words' in state) state.alert_words = structuredClone(event.alert_words);
@@ -589,11 +738,30 @@ function applyOne(state: Obj, event: RawEvent, userId: number, options: ApplyOpt
     case 'update_message_flags':
       applyMessageFlags(state, event, userId);
       return;
+    case 'scheduled_messages':
+      applyScheduledMessages(state, event);
+      return;
+    case 'reaction':
+      // Reactions live on Message objects, which the snapshot does not hold; reacting gives
+      // the user a (historical) copy of the message.
+      if (event.op === 'add' && event.user_id === userId && typeof state.max_message_id === 'number') {
+        state.max_message_id = Math.max(state.max_message_id, Number(event.message_id));
+      }
+      return;
     case 'message':
       applyMessage(state, event, userId);
       return;
     case 'delete_message':
       applyDeleteMessage(state, event);
+      return;
+    case 'presence':
+      applyPresence(state, event);
+      return;
+    case 'muted_users':
+      applyMutedUsers(state, event);
+      return;
+    case 'update_message':
+      applyUpdateMessage(state, event);
       return;
     case 'realm_user_settings_defaults':
       if (isObj(state.realm_user_settings_defaults) && typeof event.property === 'string') {
@@ -604,6 +772,11 @@ function applyOne(state: Obj, event: RawEvent, userId: number, options: ApplyOpt
       if (event.op === 'update' && typeof event.property === 'string') {
         const key = `realm_${event.property}`;
         if (key in state) state[key] = event.value;
+      }
+      if (event.op === 'update_dict' && isObj(event.data)) {
+        for (const [name, value] of Object.entries(event.data)) {
+          if (`realm_${name}` in state) state[`realm_${name}`] = value;
+        }
       }
       return;
     default:

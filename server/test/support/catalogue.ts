@@ -21,6 +21,13 @@ export async function makeFixtures(svc: TestService, owner: ApiClient, alice: Ap
     topic: 'fixtures',
     content: 'a message for the tests',
   });
+  // DELETE /messages/{message_id} takes this one, so `message` stays for the others.
+  const deletable = await owner.request('POST', '/messages', {
+    type: 'stream',
+    to: 'general',
+    topic: 'fixtures',
+    content: 'a message to delete',
+  });
   const draft = await owner.request('POST', '/drafts', {
     drafts: [{ type: '', to: [], topic: '', content: 'fixture draft' }],
   });
@@ -30,15 +37,21 @@ export async function makeFixtures(svc: TestService, owner: ApiClient, alice: Ap
     url_prefix: 'https://play.example/?code=',
   });
   const queue = await owner.request('POST', '/register', { event_types: ['heartbeat'] });
+  // A stream of its own for DELETE /streams/{stream_id} (archiving), so general stays.
+  await owner.request('POST', '/users/me/subscriptions', { subscriptions: [{ name: 'fixture archive' }] });
+  const mine = (await owner.request('GET', '/users/me/subscriptions')).subscriptions as { name: string }[];
+  const archive = (mine.find((s) => s.name === 'fixture archive') as { stream_id?: number }).stream_id;
   return {
     stream_id: String(general?.stream_id),
     user_id: String(aliceId),
     email: svc.demo.users.alice,
     password: svc.demo.password,
     message_id: String(message.id),
+    deletable_message_id: String(deletable.id),
     draft_id: String((draft.ids as number[])[0]),
     playground_id: String(playground.id),
     queue_id: String(queue.queue_id),
+    archive_stream_id: String(archive),
     integration_name: 'helloworld',
     webhook_api_key: svc.demo.webhook_bot.api_key,
   };

@@ -45,6 +45,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Test files fire hundreds of requests a minute as one user from one address; the rate
     // limits have their own tests (ratelimit.test.ts), which pass their own limits.
     rateLimits: { user: 1_000_000, ip: 1_000_000 },
+    // Likewise they register many queues per user and may poll an early one last; the cap
+    // has its own tests (edges_queues.test.ts).
+    maxQueuesPerUser: 1_000_000,
     ...options,
     dataDir,
   });
