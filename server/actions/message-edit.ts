@@ -26,6 +26,7 @@ import { firstMessageId, getStream, type StreamRow, streamSubscriberIds } from '
 import { getUserById, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import type { OutgoingEvent } from '../events/queue';
+import { TopicLinker } from '../formats/topic-links';
 import { canAccessStream, canReadStreamHistory } from '../permissions';
 import { accessMessage, accessStreamById } from './access';
 import { alertWordUserIds } from './alert-words';
@@ -276,6 +277,7 @@ function audienceOf(
 }
 
 function updateEvent(
+  ctx: ServiceContext,
   user: UserRow,
   now: number,
   row: MessageRow,
@@ -295,7 +297,10 @@ function updateEvent(
   if (from) Object.assign(event, { stream_name: from.name, stream_id: from.id });
   if (change.topic !== undefined || change.stream) {
     Object.assign(event, { propagate_mode: mode, orig_subject: row.topic });
-    if (change.topic !== undefined) Object.assign(event, { subject: change.topic, topic_links: [] });
+    if (change.topic !== undefined) {
+      const topicLinks = TopicLinker.forRealm(ctx.db, ctx.realmId).links(change.topic);
+      Object.assign(event, { subject: change.topic, topic_links: topicLinks });
+    }
     if (change.stream) event.new_stream_id = change.stream.id;
   }
   if (change.content)
@@ -397,7 +402,7 @@ export function updateMessage(
       sendDeleteMessageEvents(events, lose, { stream_id: from.id, topic: row.topic }, ids);
 
     // After a stream move every subscriber of the new stream holds copies.
-    const event = updateEvent(user, now, row, ids, change, edit.propagateMode, from);
+    const event = updateEvent(ctx, user, now, row, ids, change, edit.propagateMode, from);
     for (const [userId, flags] of audienceOf(ctx, ids, row.id, change.stream ? undefined : from, lose))
       events.send({ ...event, flags }, [userId]);
     if (from && change.stream) {

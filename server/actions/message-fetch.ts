@@ -11,6 +11,7 @@ import { getStream, getStreamByName, isSubscribed, type StreamRow } from '../db/
 import { getUserByDisplayEmail, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import { formatMessage, messageFlags, UserCache } from '../formats/messages';
+import { TopicLinker } from '../formats/topic-links';
 import { canReadStreamHistory, canSeeStream } from '../permissions';
 import { accessUserById } from './access';
 
@@ -156,10 +157,11 @@ export function getMessages(ctx: ServiceContext, user: UserRow, req: MessageFetc
     ...after.slice(0, numAfter),
   ];
   const users = new UserCache(ctx.db);
+  const linker = TopicLinker.forRealm(ctx.db, ctx.realmId);
   const view = { applyMarkdown: req.applyMarkdown, clientExtavatar: req.clientExtavatar };
   return {
     messages: rows.map((row) => ({
-      ...formatMessage(ctx.db, row, view, users),
+      ...formatMessage(ctx.db, row, view, users, linker),
       flags: messageFlags(row.um_flags ?? undefined),
     })),
     anchor,

@@ -13,6 +13,7 @@ import { messageSettings } from '../db/message-settings';
 import { directMessageUserIds, type MessageRow, messageReactions } from '../db/messages';
 import { getStream } from '../db/streams';
 import { getUserById, type UserRow } from '../db/users';
+import { TopicLinker } from './topic-links';
 import { avatarUrl } from './users';
 
 export interface MessageView {
@@ -54,12 +55,16 @@ function reactions(db: Db, messageId: number, users: UserCache): Record<string, 
   });
 }
 
-/** The Message object without `flags` (message events carry flags beside it). */
+/**
+ * The Message object without `flags` (message events carry flags beside it). Pass one
+ * UserCache and one TopicLinker (the realm's linkifiers) for all the messages of a request.
+ */
 export function formatMessage(
   db: Db,
   row: MessageRow,
   view: MessageView,
   users: UserCache = new UserCache(db),
+  linker: TopicLinker = TopicLinker.forRealm(db, row.realm_id),
 ): Record<string, unknown> {
   const sender = users.get(row.sender_id);
   const message: Record<string, unknown> = {
@@ -69,7 +74,7 @@ export function formatMessage(
   if (row.stream_id !== null) message.stream_id = row.stream_id;
   Object.assign(message, {
     subject: row.topic,
-    topic_links: [],
+    topic_links: linker.links(row.topic),
     content: view.applyMarkdown ? row.rendered_content : row.content,
     content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
     display_recipient: displayRecipient(db, row, users),
