@@ -1,15 +1,14 @@
 /** Alert words: writes, and every user's words for matching new messages (the reader is user-data's alertWords). */
 import type { Db } from './index';
+import { runForEach } from './sql';
 
 /** Adds words; one already there in any case is kept as it was (the column compares without case). */
 export function insertAlertWords(db: Db, userId: number, words: readonly string[]): void {
-  const insert = db.prepare('INSERT OR IGNORE INTO alert_words (user_id, word) VALUES (?, ?)');
-  for (const word of words) insert.run(userId, word);
+  runForEach(db, 'INSERT OR IGNORE INTO alert_words (user_id, word) VALUES (?, ?)', userId, words);
 }
 
 export function deleteAlertWords(db: Db, userId: number, words: readonly string[]): void {
-  const remove = db.prepare('DELETE FROM alert_words WHERE user_id = ? AND word = ?');
-  for (const word of words) remove.run(userId, word);
+  runForEach(db, 'DELETE FROM alert_words WHERE user_id = ? AND word = ?', userId, words);
 }
 
 /** Every active user's alert words in the organization. */

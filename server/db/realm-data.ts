@@ -1,6 +1,7 @@
 /** Organization-wide data: custom profile fields, user groups, code playgrounds. */
 import type { Db } from './index';
 import { SYSTEM_GROUP_MAX_ROLE } from './realm';
+import { runForEach, selectColumn } from './sql';
 
 export const PROFILE_FIELD_TYPES = {
   SHORT_TEXT: { id: 1, name: 'Short text' },
@@ -92,11 +93,7 @@ export function setProfileFieldOrder(db: Db, fieldId: number, order: number): vo
 
 /** The ids of the organization's fields. */
 export function profileFieldIds(db: Db, realmId: number): number[] {
-  return (
-    db.prepare('SELECT id FROM custom_profile_fields WHERE realm_id = ? ORDER BY id').all(realmId) as {
-      id: number;
-    }[]
-  ).map((r) => r.id);
+  return selectColumn(db, 'SELECT id FROM custom_profile_fields WHERE realm_id = ? ORDER BY id', realmId);
 }
 
 /** Users with a value of the field that is not among `keep` (choices removed from a list field). */
@@ -226,14 +223,12 @@ export function getUserGroup(db: Db, realmId: number, groupId: number): Record<s
 
 /** The user-defined groups a user is a direct member of (system groups follow roles). */
 export function memberGroupIds(db: Db, userId: number): number[] {
-  return (
-    db
-      .prepare(
-        `SELECT m.group_id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
-         WHERE m.user_id = ? AND g.is_system_group = 0 AND g.deactivated = 0 ORDER BY m.group_id`,
-      )
-      .all(userId) as { group_id: number }[]
-  ).map((r) => r.group_id);
+  return selectColumn(
+    db,
+    `SELECT m.group_id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+     WHERE m.user_id = ? AND g.is_system_group = 0 AND g.deactivated = 0 ORDER BY m.group_id`,
+    userId,
+  );
 }
 
 export interface UserGroupRow {
@@ -254,21 +249,24 @@ export function getUserGroupRow(db: Db, realmId: number, groupId: number): UserG
 
 /** A user-defined group's direct members, deactivated users included. */
 export function directMemberIds(db: Db, groupId: number): number[] {
-  return (
-    db.prepare('SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id').all(groupId) as {
-      user_id: number;
-    }[]
-  ).map((r) => r.user_id);
+  return selectColumn(
+    db,
+    'SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id',
+    groupId,
+  );
 }
 
 export function addGroupMembers(db: Db, groupId: number, userIds: readonly number[]): void {
-  const add = db.prepare('INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)');
-  for (const id of userIds) add.run(groupId, id);
+  runForEach(
+    db,
+    'INSERT OR IGNORE INTO user_group_members (group_id, user_id) VALUES (?, ?)',
+    groupId,
+    userIds,
+  );
 }
 
 export function removeGroupMembers(db: Db, groupId: number, userIds: readonly number[]): void {
-  const remove = db.prepare('DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?');
-  for (const id of userIds) remove.run(groupId, id);
+  runForEach(db, 'DELETE FROM user_group_members WHERE group_id = ? AND user_id = ?', groupId, userIds);
 }
 
 export function setUserGroupText(
@@ -287,13 +285,11 @@ export function deactivateUserGroup(db: Db, groupId: number): void {
 
 /** Streams whose permission settings name the group (it cannot be deactivated then). */
 export function streamIdsUsingGroup(db: Db, groupId: number): number[] {
-  return (
-    db
-      .prepare(
-        'SELECT id FROM streams WHERE can_remove_subscribers_group_id = ? AND deactivated = 0 ORDER BY id',
-      )
-      .all(groupId) as { id: number }[]
-  ).map((r) => r.id);
+  return selectColumn(
+    db,
+    'SELECT id FROM streams WHERE can_remove_subscribers_group_id = ? AND deactivated = 0 ORDER BY id',
+    groupId,
+  );
 }
 
 export function userGroupNameExists(db: Db, realmId: number, name: string): boolean {

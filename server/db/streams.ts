@@ -1,6 +1,7 @@
 /** Streams and subscriptions. */
 import { FLAGS } from './flags';
 import type { Db } from './index';
+import { selectColumn } from './sql';
 
 /** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
 export const RETAIN_FOREVER = -1;
@@ -124,11 +125,11 @@ export function listStreams(db: Db, realmId: number): StreamRow[] {
 
 /** The streams new users are subscribed to. */
 export function defaultStreamIds(db: Db, realmId: number): number[] {
-  return (
-    db
-      .prepare('SELECT id FROM streams WHERE realm_id = ? AND is_default = 1 AND deactivated = 0 ORDER BY id')
-      .all(realmId) as { id: number }[]
-  ).map((r) => r.id);
+  return selectColumn(
+    db,
+    'SELECT id FROM streams WHERE realm_id = ? AND is_default = 1 AND deactivated = 0 ORDER BY id',
+    realmId,
+  );
 }
 
 export function streamRecipientId(db: Db, streamId: number): number {
@@ -207,14 +208,12 @@ export function isSubscribed(db: Db, userId: number, streamId: number): boolean 
 
 /** Active subscribers that are active users. */
 export function streamSubscriberIds(db: Db, streamId: number): number[] {
-  return (
-    db
-      .prepare(
-        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-         WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
-      )
-      .all(streamId) as { user_id: number }[]
-  ).map((r) => r.user_id);
+  return selectColumn(
+    db,
+    `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+     WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+    streamId,
+  );
 }
 
 export const SUBSCRIPTION_COLUMNS = [
@@ -293,14 +292,12 @@ export function endSubscriptions(db: Db, streamId: number): void {
 
 /** Users with an unread copy of a message of the stream. */
 export function usersWithUnreadIn(db: Db, streamId: number): number[] {
-  return (
-    db
-      .prepare(
-        `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
-         WHERE m.stream_id = ? AND (um.flags & ${FLAGS.read}) = 0 ORDER BY um.user_id`,
-      )
-      .all(streamId) as { user_id: number }[]
-  ).map((r) => r.user_id);
+  return selectColumn(
+    db,
+    `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE m.stream_id = ? AND (um.flags & ${FLAGS.read}) = 0 ORDER BY um.user_id`,
+    streamId,
+  );
 }
 
 /** Adds the stream to, or removes it from, the streams new users are subscribed to. */

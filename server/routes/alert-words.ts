@@ -1,24 +1,13 @@
-/** Alert words: GET, POST and DELETE /users/me/alert_words. */
+/** Alert words: GET, POST and DELETE /users/me/alert_words; each answers the user's words. */
 import { doAddAlertWords, doRemoveAlertWords, listAlertWords } from '../actions/alert-words';
-import { route } from '../http';
+import { fieldRoute } from './shapes';
 
 export const alertWordEndpoints = [
-  route({
-    endpoint: 'GET /users/me/alert_words',
-    handle({ ctx, user }) {
-      return { alert_words: listAlertWords(ctx, user) };
-    },
-  }),
-  route({
-    endpoint: 'POST /users/me/alert_words',
-    handle({ ctx, user, params }) {
-      return { alert_words: doAddAlertWords(ctx, user, params.alert_words) };
-    },
-  }),
-  route({
-    endpoint: 'DELETE /users/me/alert_words',
-    handle({ ctx, user, params }) {
-      return { alert_words: doRemoveAlertWords(ctx, user, params.alert_words) };
-    },
-  }),
+  fieldRoute('GET /users/me/alert_words', 'alert_words', ({ ctx, user }) => listAlertWords(ctx, user)),
+  fieldRoute('POST /users/me/alert_words', 'alert_words', ({ ctx, user, params }) =>
+    doAddAlertWords(ctx, user, params.alert_words),
+  ),
+  fieldRoute('DELETE /users/me/alert_words', 'alert_words', ({ ctx, user, params }) =>
+    doRemoveAlertWords(ctx, user, params.alert_words),
+  ),
 ];

@@ -4,27 +4,14 @@
  */
 import { doAddDefaultStream, doRemoveDefaultStream } from '../actions/default-streams';
 import { defaultStreamObjects } from '../formats/streams';
-import { route } from '../http';
+import { actionRoute, realmListRoute } from './shapes';
 
 export const defaultStreamEndpoints = [
-  route({
-    endpoint: 'GET /default_streams',
-    handle({ ctx }) {
-      return { default_streams: defaultStreamObjects(ctx.db, ctx.realmId) };
-    },
-  }),
-  route({
-    endpoint: 'POST /default_streams',
-    handle({ ctx, user, params }) {
-      doAddDefaultStream(ctx, user, params.stream_id);
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'DELETE /default_streams',
-    handle({ ctx, user, params }) {
-      doRemoveDefaultStream(ctx, user, params.stream_id);
-      return {};
-    },
-  }),
+  realmListRoute('GET /default_streams', 'default_streams', defaultStreamObjects),
+  actionRoute('POST /default_streams', ({ ctx, user, params }) =>
+    doAddDefaultStream(ctx, user, params.stream_id),
+  ),
+  actionRoute('DELETE /default_streams', ({ ctx, user, params }) =>
+    doRemoveDefaultStream(ctx, user, params.stream_id),
+  ),
 ];

@@ -2,14 +2,10 @@
 import { doAddLinkifier, doRemoveLinkifier, doUpdateLinkifier } from '../actions/linkifiers';
 import { listLinkifiers } from '../db/linkifiers';
 import { route } from '../http';
+import { actionRoute, realmListRoute } from './shapes';
 
 export const linkifierEndpoints = [
-  route({
-    endpoint: 'GET /realm/linkifiers',
-    handle({ ctx }) {
-      return { linkifiers: listLinkifiers(ctx.db, ctx.realmId) };
-    },
-  }),
+  realmListRoute('GET /realm/linkifiers', 'linkifiers', listLinkifiers),
   route({
     endpoint: 'GET /realm/filters',
     handle({ ctx }) {
@@ -23,20 +19,12 @@ export const linkifierEndpoints = [
       return { id: doAddLinkifier(ctx, user, { pattern: params.pattern, urlTemplate: params.url_template }) };
     },
   }),
-  route({
-    endpoint: 'PATCH /realm/filters/{filter_id}',
-    handle({ ctx, user, params }) {
-      // The body first: a missing argument is reported before the path's id is judged.
-      const input = { pattern: params.pattern, urlTemplate: params.url_template };
-      doUpdateLinkifier(ctx, user, params.filter_id, input);
-      return undefined;
-    },
+  actionRoute('PATCH /realm/filters/{filter_id}', ({ ctx, user, params }) => {
+    // The body first: a missing argument is reported before the path's id is judged.
+    const input = { pattern: params.pattern, urlTemplate: params.url_template };
+    doUpdateLinkifier(ctx, user, params.filter_id, input);
   }),
-  route({
-    endpoint: 'DELETE /realm/filters/{filter_id}',
-    handle({ ctx, user, params }) {
-      doRemoveLinkifier(ctx, user, params.filter_id);
-      return undefined;
-    },
-  }),
+  actionRoute('DELETE /realm/filters/{filter_id}', ({ ctx, user, params }) =>
+    doRemoveLinkifier(ctx, user, params.filter_id),
+  ),
 ];

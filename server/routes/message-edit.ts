@@ -8,52 +8,30 @@ import { updateMessage } from '../actions/message-edit';
 import { messageHistory } from '../actions/message-history';
 import { matchesNarrow, renderPreview } from '../actions/message-preview';
 import { readReceipts } from '../actions/read-receipts';
-import { route } from '../http';
+import { actionRoute, fieldRoute } from './shapes';
 
 export const messageEditEndpoints = [
-  route({
-    endpoint: 'PATCH /messages/{message_id}',
-    handle({ ctx, user, params }) {
-      updateMessage(ctx, user, params.message_id, {
-        content: params.content,
-        topic: params.topic,
-        streamId: params.stream_id,
-        propagateMode: params.propagate_mode ?? 'change_one',
-        notifyOldThread: params.send_notification_to_old_thread ?? true,
-        notifyNewThread: params.send_notification_to_new_thread ?? true,
-      });
-      return undefined;
-    },
-  }),
-  route({
-    endpoint: 'GET /messages/{message_id}/history',
-    handle({ ctx, user, params }) {
-      return { message_history: messageHistory(ctx, user, params.message_id) };
-    },
-  }),
-  route({
-    endpoint: 'GET /messages/{message_id}/read_receipts',
-    handle({ ctx, user, params }) {
-      return { user_ids: readReceipts(ctx, user, params.message_id) };
-    },
-  }),
-  route({
-    endpoint: 'POST /messages/render',
-    handle({ ctx, params }) {
-      return { rendered: renderPreview(ctx, params.content) };
-    },
-  }),
-  route({
-    endpoint: 'GET /messages/matches_narrow',
-    handle({ ctx, user, params }) {
-      return { messages: matchesNarrow(ctx, user, params.msg_ids, params.narrow) };
-    },
-  }),
-  route({
-    endpoint: 'DELETE /messages/{message_id}',
-    handle({ ctx, user, params }) {
-      deleteMessage(ctx, user, params.message_id);
-      return undefined;
-    },
-  }),
+  actionRoute('PATCH /messages/{message_id}', ({ ctx, user, params }) =>
+    updateMessage(ctx, user, params.message_id, {
+      content: params.content,
+      topic: params.topic,
+      streamId: params.stream_id,
+      propagateMode: params.propagate_mode ?? 'change_one',
+      notifyOldThread: params.send_notification_to_old_thread ?? true,
+      notifyNewThread: params.send_notification_to_new_thread ?? true,
+    }),
+  ),
+  fieldRoute('GET /messages/{message_id}/history', 'message_history', ({ ctx, user, params }) =>
+    messageHistory(ctx, user, params.message_id),
+  ),
+  fieldRoute('GET /messages/{message_id}/read_receipts', 'user_ids', ({ ctx, user, params }) =>
+    readReceipts(ctx, user, params.message_id),
+  ),
+  fieldRoute('POST /messages/render', 'rendered', ({ ctx, params }) => renderPreview(ctx, params.content)),
+  fieldRoute('GET /messages/matches_narrow', 'messages', ({ ctx, user, params }) =>
+    matchesNarrow(ctx, user, params.msg_ids, params.narrow),
+  ),
+  actionRoute('DELETE /messages/{message_id}', ({ ctx, user, params }) =>
+    deleteMessage(ctx, user, params.message_id),
+  ),
 ];

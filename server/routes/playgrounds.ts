@@ -1,6 +1,7 @@
 /** Code playgrounds: POST /realm/playgrounds, DELETE /realm/playgrounds/{playground_id}. */
 import { doAddPlayground, doRemovePlayground } from '../actions/playgrounds';
 import { route } from '../http';
+import { actionRoute } from './shapes';
 
 export const playgroundEndpoints = [
   route({
@@ -11,11 +12,7 @@ export const playgroundEndpoints = [
       return { id: doAddPlayground(ctx, user, { name, language, urlPrefix }) };
     },
   }),
-  route({
-    endpoint: 'DELETE /realm/playgrounds/{playground_id}',
-    handle({ ctx, user, params }) {
-      doRemovePlayground(ctx, user, params.playground_id);
-      return undefined;
-    },
-  }),
+  actionRoute('DELETE /realm/playgrounds/{playground_id}', ({ ctx, user, params }) =>
+    doRemovePlayground(ctx, user, params.playground_id),
+  ),
 ];

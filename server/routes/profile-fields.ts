@@ -17,12 +17,10 @@ import { listProfileFields } from '../db/realm-data';
 import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
 import { route } from '../http';
+import { actionRoute, realmListRoute } from './shapes';
 
 export const profileFieldEndpoints = [
-  route({
-    endpoint: 'GET /realm/profile_fields',
-    handle: ({ ctx }) => ({ custom_fields: listProfileFields(ctx.db, ctx.realmId) }),
-  }),
+  realmListRoute('GET /realm/profile_fields', 'custom_fields', listProfileFields),
   route({
     endpoint: 'POST /realm/profile_fields',
     handle({ ctx, params }) {
@@ -39,14 +37,10 @@ export const profileFieldEndpoints = [
       return { id: doCreateProfileField(ctx, request) };
     },
   }),
-  route({
-    endpoint: 'PATCH /users/me/profile_data',
-    handle({ ctx, user, params }) {
-      refuseBots(user);
-      const values = checkProfileValues(ctx, params.data);
-      doUpdateProfileValues(ctx, user.id, values);
-      return {};
-    },
+  actionRoute('PATCH /users/me/profile_data', ({ ctx, user, params }) => {
+    refuseBots(user);
+    const values = checkProfileValues(ctx, params.data);
+    doUpdateProfileValues(ctx, user.id, values);
   }),
 ];
 
@@ -57,38 +51,20 @@ function refuseBots(user: UserRow): void {
 
 /** Editing the organization's fields, and clearing one's own values (issue 8). */
 export const profileFieldEditEndpoints = [
-  route({
-    endpoint: 'PATCH /realm/profile_fields/{field_id}',
-    handle({ ctx, params }) {
-      doUpdateProfileField(ctx, params.field_id, {
-        name: params.name,
-        hint: params.hint,
-        fieldData: params.field_data,
-        displayInProfileSummary: params.display_in_profile_summary,
-      });
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'DELETE /realm/profile_fields/{field_id}',
-    handle({ ctx, params }) {
-      doDeleteProfileField(ctx, params.field_id);
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'PATCH /realm/profile_fields',
-    handle({ ctx, params }) {
-      doReorderProfileFields(ctx, params.order);
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'DELETE /users/me/profile_data',
-    handle({ ctx, user, params }) {
-      refuseBots(user);
-      doRemoveProfileValues(ctx, user.id, params.data);
-      return {};
-    },
+  actionRoute('PATCH /realm/profile_fields/{field_id}', ({ ctx, params }) =>
+    doUpdateProfileField(ctx, params.field_id, {
+      name: params.name,
+      hint: params.hint,
+      fieldData: params.field_data,
+      displayInProfileSummary: params.display_in_profile_summary,
+    }),
+  ),
+  actionRoute('DELETE /realm/profile_fields/{field_id}', ({ ctx, params }) =>
+    doDeleteProfileField(ctx, params.field_id),
+  ),
+  actionRoute('PATCH /realm/profile_fields', ({ ctx, params }) => doReorderProfileFields(ctx, params.order)),
+  actionRoute('DELETE /users/me/profile_data', ({ ctx, user, params }) => {
+    refuseBots(user);
+    doRemoveProfileValues(ctx, user.id, params.data);
   }),
 ];

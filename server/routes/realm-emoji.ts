@@ -13,14 +13,10 @@ import { realmEmojiState } from '../emoji';
 import { ApiFailure } from '../errors';
 import { route } from '../http';
 import { fileHeaders } from '../uploads';
+import { actionRoute, realmListRoute } from './shapes';
 
 export const realmEmojiEndpoints = [
-  route({
-    endpoint: 'GET /realm/emoji',
-    handle({ ctx }) {
-      return { emoji: realmEmojiState(ctx.db, ctx.realmId) };
-    },
-  }),
+  realmListRoute('GET /realm/emoji', 'emoji', realmEmojiState),
   route({
     endpoint: 'POST /realm/emoji/{emoji_name}',
     maxFileBytes: MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024,
@@ -29,13 +25,9 @@ export const realmEmojiEndpoints = [
       return undefined;
     },
   }),
-  route({
-    endpoint: 'DELETE /realm/emoji/{emoji_name}',
-    handle({ ctx, user, params }) {
-      doRemoveRealmEmoji(ctx, user, params.emoji_name);
-      return undefined;
-    },
-  }),
+  actionRoute('DELETE /realm/emoji/{emoji_name}', ({ ctx, user, params }) =>
+    doRemoveRealmEmoji(ctx, user, params.emoji_name),
+  ),
 ];
 
 export const realmEmojiPageEndpoints = [

@@ -3,6 +3,7 @@ import { editScheduledMessage, scheduleMessage, unscheduleMessage } from '../act
 import { pendingScheduledMessages } from '../db/scheduled-messages';
 import { formatScheduledMessage } from '../formats/scheduled-messages';
 import { route } from '../http';
+import { actionRoute } from './shapes';
 
 interface ScheduleParams {
   type?: string | undefined;
@@ -36,18 +37,10 @@ export const scheduledMessageEndpoints = [
       return { scheduled_message_id: scheduleMessage(ctx, user, requestOf(params), params.read_by_sender) };
     },
   }),
-  route({
-    endpoint: 'PATCH /scheduled_messages/{scheduled_message_id}',
-    handle({ ctx, user, params }) {
-      editScheduledMessage(ctx, user, params.scheduled_message_id, requestOf(params));
-      return undefined;
-    },
-  }),
-  route({
-    endpoint: 'DELETE /scheduled_messages/{scheduled_message_id}',
-    handle({ ctx, user, params }) {
-      unscheduleMessage(ctx, user, params.scheduled_message_id);
-      return undefined;
-    },
-  }),
+  actionRoute('PATCH /scheduled_messages/{scheduled_message_id}', ({ ctx, user, params }) =>
+    editScheduledMessage(ctx, user, params.scheduled_message_id, requestOf(params)),
+  ),
+  actionRoute('DELETE /scheduled_messages/{scheduled_message_id}', ({ ctx, user, params }) =>
+    unscheduleMessage(ctx, user, params.scheduled_message_id),
+  ),
 ];

@@ -15,6 +15,7 @@ import { badRequest } from '../errors';
 import { queryStreams } from '../formats/streams';
 import { route } from '../http';
 import { isAdmin } from '../permissions';
+import { actionRoute, fieldRoute } from './shapes';
 
 export const streamEndpoints = [
   route({
@@ -61,23 +62,13 @@ export const streamEndpoints = [
 
 /** Beyond the spec (issue 8): archiving a stream, its subscribers, and finding one by name. */
 export const streamBeyondSpecEndpoints = [
-  route({
-    endpoint: 'DELETE /streams/{stream_id}',
-    handle({ ctx, user, params }) {
-      doArchiveStream(ctx, user, params.stream_id);
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'GET /streams/{stream_id}/members',
-    handle({ ctx, user, params }) {
-      return { subscribers: streamMembers(ctx, user, params.stream_id) };
-    },
-  }),
-  route({
-    endpoint: 'GET /get_stream_id',
-    handle({ ctx, user, params }) {
-      return { stream_id: streamIdByName(ctx, user, params.stream) };
-    },
-  }),
+  actionRoute('DELETE /streams/{stream_id}', ({ ctx, user, params }) =>
+    doArchiveStream(ctx, user, params.stream_id),
+  ),
+  fieldRoute('GET /streams/{stream_id}/members', 'subscribers', ({ ctx, user, params }) =>
+    streamMembers(ctx, user, params.stream_id),
+  ),
+  fieldRoute('GET /get_stream_id', 'stream_id', ({ ctx, user, params }) =>
+    streamIdByName(ctx, user, params.stream),
+  ),
 ];

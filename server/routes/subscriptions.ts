@@ -10,6 +10,7 @@ import {
 } from '../actions/subscriptions';
 import { subscriptionState } from '../formats/streams';
 import { route } from '../http';
+import { fieldRoute } from './shapes';
 
 export const subscriptionEndpoints = [
   route({
@@ -57,10 +58,7 @@ export const subscriptionEndpoints = [
 
 /** Beyond the spec (issue 8): GET /users/{user_id}/subscriptions/{stream_id}. */
 export const subscriptionStatusEndpoints = [
-  route({
-    endpoint: 'GET /users/{user_id}/subscriptions/{stream_id}',
-    handle({ ctx, user, params }) {
-      return { is_subscribed: isUserSubscribed(ctx, user, params.user_id, params.stream_id) };
-    },
-  }),
+  fieldRoute('GET /users/{user_id}/subscriptions/{stream_id}', 'is_subscribed', ({ ctx, user, params }) =>
+    isUserSubscribed(ctx, user, params.user_id, params.stream_id),
+  ),
 ];

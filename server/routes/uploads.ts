@@ -13,6 +13,7 @@ import {
 } from '../actions/uploads';
 import { route } from '../http';
 import { fileHeaders, MAX_FILE_UPLOAD_SIZE_MIB } from '../uploads';
+import { actionRoute } from './shapes';
 
 export const MAX_UPLOAD_BYTES = MAX_FILE_UPLOAD_SIZE_MIB * 1024 * 1024;
 
@@ -37,13 +38,9 @@ export const uploadEndpoints = [
       return listAttachments(ctx, user);
     },
   }),
-  route({
-    endpoint: 'DELETE /attachments/{attachment_id}',
-    handle({ ctx, user, params }) {
-      doDeleteAttachment(ctx, user, params.attachment_id);
-      return undefined;
-    },
-  }),
+  actionRoute('DELETE /attachments/{attachment_id}', ({ ctx, user, params }) =>
+    doDeleteAttachment(ctx, user, params.attachment_id),
+  ),
 ];
 
 export const uploadPageEndpoints = [

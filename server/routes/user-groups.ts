@@ -11,12 +11,10 @@ import {
 } from '../actions/user-groups';
 import { listUserGroups } from '../db/realm-data';
 import { route } from '../http';
+import { actionRoute, fieldRoute, realmListRoute } from './shapes';
 
 export const userGroupEndpoints = [
-  route({
-    endpoint: 'GET /user_groups',
-    handle: ({ ctx }) => ({ user_groups: listUserGroups(ctx.db, ctx.realmId) }),
-  }),
+  realmListRoute('GET /user_groups', 'user_groups', listUserGroups),
   route({
     // The router checks the permission (members) first: a guest learns nothing about the input.
     endpoint: 'POST /user_groups/create',
@@ -30,31 +28,18 @@ export const userGroupEndpoints = [
 
 /** One group: name and description, members, deactivation (issue 8). */
 export const userGroupEditEndpoints = [
-  route({
-    endpoint: 'PATCH /user_groups/{user_group_id}',
-    handle({ ctx, user, params }) {
-      const { name, description } = params;
-      doUpdateUserGroup(ctx, user, params.user_group_id, { name, description });
-      return {};
-    },
+  actionRoute('PATCH /user_groups/{user_group_id}', ({ ctx, user, params }) => {
+    const { name, description } = params;
+    doUpdateUserGroup(ctx, user, params.user_group_id, { name, description });
   }),
-  route({
-    endpoint: 'POST /user_groups/{user_group_id}/members',
-    handle({ ctx, user, params }) {
-      const lists = { add: params.add ?? [], delete: params.delete ?? [] };
-      doUpdateUserGroupMembers(ctx, user, params.user_group_id, lists);
-      return {};
-    },
+  actionRoute('POST /user_groups/{user_group_id}/members', ({ ctx, user, params }) => {
+    const lists = { add: params.add ?? [], delete: params.delete ?? [] };
+    doUpdateUserGroupMembers(ctx, user, params.user_group_id, lists);
   }),
-  route({
-    endpoint: 'GET /user_groups/{user_group_id}/members',
-    handle: ({ ctx, user, params }) => ({ members: userGroupMembers(ctx, user, params.user_group_id) }),
-  }),
-  route({
-    endpoint: 'POST /user_groups/{user_group_id}/deactivate',
-    handle({ ctx, user, params }) {
-      doDeactivateUserGroup(ctx, user, params.user_group_id);
-      return {};
-    },
-  }),
+  fieldRoute('GET /user_groups/{user_group_id}/members', 'members', ({ ctx, user, params }) =>
+    userGroupMembers(ctx, user, params.user_group_id),
+  ),
+  actionRoute('POST /user_groups/{user_group_id}/deactivate', ({ ctx, user, params }) =>
+    doDeactivateUserGroup(ctx, user, params.user_group_id),
+  ),
 ];

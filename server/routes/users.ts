@@ -23,6 +23,7 @@ import { formatBot, formatOwnUser, formatUser, profileDataOf, type UserView } fr
 import { route } from '../http';
 import { escapeHtml } from '../markdown';
 import { canAccessDeliveryEmail } from '../permissions';
+import { actionRoute } from './shapes';
 
 const MIN_PASSWORD_LENGTH = 8;
 
@@ -92,32 +93,20 @@ export const userEndpoints = [
 
 /** Administration of other users (issue 8). */
 export const userAdminEndpoints = [
-  route({
-    endpoint: 'PATCH /users/{user_id}',
-    handle({ ctx, user, params }) {
-      doUpdateUser(ctx, user, params.user_id, {
-        fullName: params.full_name,
-        // The catalogue's int-enum lets through only the roles' values.
-        role: params.role as Role | undefined,
-        profileData: params.profile_data,
-      });
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'DELETE /users/{user_id}',
-    handle({ ctx, user, params }) {
-      doDeactivateUser(ctx, user, params.user_id, params.deactivation_notification_comment);
-      return {};
-    },
-  }),
-  route({
-    endpoint: 'POST /users/{user_id}/reactivate',
-    handle({ ctx, user, params }) {
-      doReactivateUser(ctx, user, params.user_id);
-      return {};
-    },
-  }),
+  actionRoute('PATCH /users/{user_id}', ({ ctx, user, params }) =>
+    doUpdateUser(ctx, user, params.user_id, {
+      fullName: params.full_name,
+      // The catalogue's int-enum lets through only the roles' values.
+      role: params.role as Role | undefined,
+      profileData: params.profile_data,
+    }),
+  ),
+  actionRoute('DELETE /users/{user_id}', ({ ctx, user, params }) =>
+    doDeactivateUser(ctx, user, params.user_id, params.deactivation_notification_comment),
+  ),
+  actionRoute('POST /users/{user_id}/reactivate', ({ ctx, user, params }) =>
+    doReactivateUser(ctx, user, params.user_id),
+  ),
 ];
 
 /** GET /users/{user_id}/status: what register's user_status holds for one active user. */

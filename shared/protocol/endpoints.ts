@@ -201,6 +201,33 @@ const principals = body({
   invalid: 'principals is not a list of user ids or emails',
 });
 
+/** A stream named by id in the body, as most stream actions take it. */
+const streamIdBody = body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' });
+
+/** The words POST and DELETE /users/me/alert_words add or remove. */
+const alertWordList = body({
+  name: 'alert_words',
+  kind: 'string-list',
+  required: true,
+  example: '["lunch"]',
+});
+
+/** The user muted or unmuted by /users/me/muted_users/{muted_user_id}. */
+const mutedUserId = { ...pathId('muted_user_id'), example: '{user_id}' };
+
+/** A linkifier as POST and PATCH /realm/filters take it. */
+const linkifierParams = [
+  body({ name: 'pattern', kind: 'string', required: true, example: '#(?P<id>[0-9]+)' }),
+  // url_format_string: the name before the family's feature level 176.
+  body({
+    name: 'url_template',
+    kind: 'string',
+    required: true,
+    aliases: ['url_format_string'],
+    example: 'https://tracker.example/{id}',
+  }),
+];
+
 const userListQuery = flags('query', { client_extavatar: 'false', include_custom_profile_fields: 'true' });
 
 /** A status text or emoji field: no NUL characters. */
@@ -293,11 +320,9 @@ const API = [
     }),
   ]),
   spec('POST /mark_all_as_read', 'user', []),
-  spec('POST /mark_stream_as_read', 'user', [
-    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
-  ]),
+  spec('POST /mark_stream_as_read', 'user', [streamIdBody]),
   spec('POST /mark_topic_as_read', 'user', [
-    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
+    streamIdBody,
     body({ name: 'topic_name', kind: 'string', required: true, example: 'greetings' }),
   ]),
   spec('POST /users/me/subscriptions', 'user', [
@@ -600,24 +625,16 @@ const API = [
   ]),
   family('GET /users/me/{stream_id}/topics', 'user', [pathId('stream_id', 'Invalid stream ID')]),
   family('POST /user_topics', 'user', [
-    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
+    streamIdBody,
     body({ name: 'topic', kind: 'string', required: true, example: 'greetings' }),
     // 0 inherit, 1 muted, 2 unmuted, 3 followed.
     body({ name: 'visibility_policy', kind: 'int-enum', values: [0, 1, 2, 3], required: true, example: '1' }),
   ]),
   family('GET /users/me/alert_words', 'user', []),
-  family('POST /users/me/alert_words', 'user', [
-    body({ name: 'alert_words', kind: 'string-list', required: true, example: '["lunch"]' }),
-  ]),
-  family('DELETE /users/me/alert_words', 'user', [
-    body({ name: 'alert_words', kind: 'string-list', required: true, example: '["lunch"]' }),
-  ]),
-  family('POST /users/me/muted_users/{muted_user_id}', 'user', [
-    { ...pathId('muted_user_id'), example: '{user_id}' },
-  ]),
-  family('DELETE /users/me/muted_users/{muted_user_id}', 'user', [
-    { ...pathId('muted_user_id'), example: '{user_id}' },
-  ]),
+  family('POST /users/me/alert_words', 'user', [alertWordList]),
+  family('DELETE /users/me/alert_words', 'user', [alertWordList]),
+  family('POST /users/me/muted_users/{muted_user_id}', 'user', [mutedUserId]),
+  family('DELETE /users/me/muted_users/{muted_user_id}', 'user', [mutedUserId]),
   // ---- end presence-typing-topics ----
   // ---- beyond the spec (issue 8): streams ----
   // Archives the stream; its own fixture, so the table-driven tests keep general.
@@ -638,12 +655,8 @@ const API = [
   // Register gives non-guests the same list (realm_default_streams).
   family('GET /default_streams', 'member', []),
   // Removed before added, so the table-driven tests leave general a default stream.
-  family('DELETE /default_streams', 'admin', [
-    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
-  ]),
-  family('POST /default_streams', 'admin', [
-    body({ name: 'stream_id', kind: 'int', required: true, example: '{stream_id}' }),
-  ]),
+  family('DELETE /default_streams', 'admin', [streamIdBody]),
+  family('POST /default_streams', 'admin', [streamIdBody]),
   // ---- end streams ----
   // ---- beyond the spec (issue 8): users-groups-fields ----
   family('PATCH /users/{user_id}', 'admin', [
@@ -749,28 +762,8 @@ const API = [
   family('GET /realm/linkifiers', 'user', []),
   // The older list: [pattern, url_template, id] triples.
   family('GET /realm/filters', 'user', [], { deprecated: true }),
-  family('POST /realm/filters', 'admin', [
-    body({ name: 'pattern', kind: 'string', required: true, example: '#(?P<id>[0-9]+)' }),
-    // url_format_string: the name before the family's feature level 176.
-    body({
-      name: 'url_template',
-      kind: 'string',
-      required: true,
-      aliases: ['url_format_string'],
-      example: 'https://tracker.example/{id}',
-    }),
-  ]),
-  family('PATCH /realm/filters/{filter_id}', 'admin', [
-    pathId('filter_id'),
-    body({ name: 'pattern', kind: 'string', required: true, example: '#(?P<id>[0-9]+)' }),
-    body({
-      name: 'url_template',
-      kind: 'string',
-      required: true,
-      aliases: ['url_format_string'],
-      example: 'https://tracker.example/{id}',
-    }),
-  ]),
+  family('POST /realm/filters', 'admin', linkifierParams),
+  family('PATCH /realm/filters/{filter_id}', 'admin', [pathId('filter_id'), ...linkifierParams]),
   family('DELETE /realm/filters/{filter_id}', 'admin', [pathId('filter_id')]),
   // One file part (multipart/form-data); its type is sniffed from the content.
   family('POST /user_uploads', 'user', []),

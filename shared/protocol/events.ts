@@ -24,12 +24,20 @@ export const restartEventSchema = z.looseObject({
   immediate: z.boolean().optional(),
 });
 
-export const userSettingsEventSchema = z.object({
-  id,
-  type: z.literal('user_settings'),
-  op: z.literal('update'),
-  property: z.string(),
-  value: settingValue,
+/** One variant of an event type with `op`s: `{id, type, op}`, then the variant's own fields. */
+function variant<const T extends string, const O extends string, S extends z.ZodRawShape>(
+  type: T,
+  op: O,
+  fields: S,
+) {
+  return z.object({ id, type: z.literal(type), op: z.literal(op), ...fields });
+}
+
+/** A setting of a settings table changed: `{op: 'update', property, value}`. */
+const settingUpdateEvent = <const T extends string>(type: T) =>
+  variant(type, 'update', { property: z.string(), value: settingValue });
+
+export const userSettingsEventSchema = settingUpdateEvent('user_settings').extend({
   language_name: z.string().optional(),
 });
 
@@ -70,14 +78,11 @@ export const personUpdateSchema = z.looseObject({
 export type PersonUpdate = z.infer<typeof personUpdateSchema>;
 
 export const realmUserEventSchema = z.discriminatedUnion('op', [
-  z.object({ id, type: z.literal('realm_user'), op: z.literal('add'), person: userSchema }),
-  z.object({
-    id,
-    type: z.literal('realm_user'),
-    op: z.literal('remove'),
+  variant('realm_user', 'add', { person: userSchema }),
+  variant('realm_user', 'remove', {
     person: z.object({ user_id: z.number().int(), full_name: z.string() }),
   }),
-  z.object({ id, type: z.literal('realm_user'), op: z.literal('update'), person: personUpdateSchema }),
+  variant('realm_user', 'update', { person: personUpdateSchema }),
 ]);
 
 /** A stream as seen through the user's subscription (spec: "Stream"). */
@@ -111,37 +116,20 @@ export const subscriptionSchema = z.looseObject({
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
 export const subscriptionEventSchema = z.discriminatedUnion('op', [
-  z.object({
-    id,
-    type: z.literal('subscription'),
-    op: z.literal('add'),
-    subscriptions: z.array(subscriptionSchema),
-  }),
-  z.object({
-    id,
-    type: z.literal('subscription'),
-    op: z.literal('remove'),
+  variant('subscription', 'add', { subscriptions: z.array(subscriptionSchema) }),
+  variant('subscription', 'remove', {
     subscriptions: z.array(z.looseObject({ stream_id: z.number().int(), name: z.string() })),
   }),
-  z.object({
-    id,
-    type: z.literal('subscription'),
-    op: z.literal('update'),
+  variant('subscription', 'update', {
     stream_id: z.number().int(),
     property: z.string(),
     value: z.union([z.boolean(), z.string(), z.number(), z.null()]),
   }),
-  z.object({
-    id,
-    type: z.literal('subscription'),
-    op: z.literal('peer_add'),
+  variant('subscription', 'peer_add', {
     stream_ids: z.array(z.number().int()),
     user_ids: z.array(z.number().int()),
   }),
-  z.object({
-    id,
-    type: z.literal('subscription'),
-    op: z.literal('peer_remove'),
+  variant('subscription', 'peer_remove', {
     stream_ids: z.array(z.number().int()),
     user_ids: z.array(z.number().int()),
   }),
@@ -155,8 +143,8 @@ export const streamSchema = z.looseObject({
 });
 
 export const streamEventSchema = z.discriminatedUnion('op', [
-  z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }),
-  z.object({ id, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(streamSchema) }),
+  variant('stream', 'create', { streams: z.array(streamSchema) }),
+  variant('stream', 'delete', { streams: z.array(streamSchema) }),
   z.looseObject({
     id,
     type: z.literal('stream'),
@@ -179,9 +167,9 @@ export const draftSchema = z.object({
 export type Draft = z.infer<typeof draftSchema>;
 
 export const draftsEventSchema = z.discriminatedUnion('op', [
-  z.object({ id, type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftSchema) }),
-  z.object({ id, type: z.literal('drafts'), op: z.literal('update'), draft: draftSchema }),
-  z.object({ id, type: z.literal('drafts'), op: z.literal('remove'), draft_id: z.number().int() }),
+  variant('drafts', 'add', { drafts: z.array(draftSchema) }),
+  variant('drafts', 'update', { draft: draftSchema }),
+  variant('drafts', 'remove', { draft_id: z.number().int() }),
 ]);
 
 export const userStatusEventSchema = z.object({
@@ -220,26 +208,17 @@ export const userGroupSchema = z.looseObject({
 });
 
 export const userGroupEventSchema = z.discriminatedUnion('op', [
-  z.object({ id, type: z.literal('user_group'), op: z.literal('add'), group: userGroupSchema }),
-  z.object({
-    id,
-    type: z.literal('user_group'),
-    op: z.literal('update'),
+  variant('user_group', 'add', { group: userGroupSchema }),
+  variant('user_group', 'update', {
     group_id: z.number().int(),
     data: z.looseObject({ name: z.string().optional(), description: z.string().optional() }),
   }),
-  z.object({ id, type: z.literal('user_group'), op: z.literal('remove'), group_id: z.number().int() }),
-  z.object({
-    id,
-    type: z.literal('user_group'),
-    op: z.literal('add_members'),
+  variant('user_group', 'remove', { group_id: z.number().int() }),
+  variant('user_group', 'add_members', {
     group_id: z.number().int(),
     user_ids: z.array(z.number().int()),
   }),
-  z.object({
-    id,
-    type: z.literal('user_group'),
-    op: z.literal('remove_members'),
+  variant('user_group', 'remove_members', {
     group_id: z.number().int(),
     user_ids: z.array(z.number().int()),
   }),
@@ -306,13 +285,7 @@ export const deleteMessageEventSchema = z.object({
   topic: z.string().optional(),
 });
 
-export const realmUserSettingsDefaultsEventSchema = z.object({
-  id,
-  type: z.literal('realm_user_settings_defaults'),
-  op: z.literal('update'),
-  property: z.string(),
-  value: settingValue,
-});
+export const realmUserSettingsDefaultsEventSchema = settingUpdateEvent('realm_user_settings_defaults');
 
 /** Schemas by event type; a type that is not here is unknown to this client. */
 export const EVENT_SCHEMAS = {
