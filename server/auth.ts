@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'nod
 import { promisify } from 'node:util';
 import type { Db } from './db';
 import { BOT_TYPES, getUserByApiKey, getUserByEmail, type UserRow } from './db/users';
-import { ApiFailure, badRequest, missingArgument, unauthorized } from './errors';
+import { ApiFailure, accountDeactivated, badRequest, missingArgument, unauthorized } from './errors';
 
 const scryptAsync = promisify(scrypt) as (
   password: string,
@@ -89,7 +89,7 @@ export function authenticateRequest(db: Db, realmId: number, header: string | un
   const user = getUserByEmail(db, realmId, credentials.username);
   const keyMatches = secretsEqual(credentials.password, user?.api_key ?? NO_KEY);
   if (!user || !keyMatches) throw unauthorized('Invalid API key');
-  if (!user.is_active) throw unauthorized('Account is deactivated');
+  if (!user.is_active) throw accountDeactivated();
   if (user.bot_type === BOT_TYPES.incomingWebhook) {
     throw badRequest('This API is not available to incoming webhook bots.');
   }

@@ -36,6 +36,11 @@ export function unauthorized(message: string, code: ErrorCode = 'UNAUTHORIZED'):
   return new ApiFailure(401, code, message, {}, { 'WWW-Authenticate': AUTH_CHALLENGE });
 }
 
+/** A deactivated user's credentials on the REST API (NOTES.md: USER_DEACTIVATED is the webhook paths' code). */
+export function accountDeactivated(): ApiFailure {
+  return unauthorized('Account is deactivated');
+}
+
 export function badEventQueueId(queueId: string): ApiFailure {
   return new ApiFailure(400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { queue_id: queueId });
 }

@@ -17,6 +17,10 @@ import { loadPresences, type PresenceRow, savePresence } from './db/presence';
 export const PRESENCE_PING_INTERVAL_SECONDS = 60;
 export const OFFLINE_THRESHOLD_SECONDS = 140;
 const PRESENCE_UPDATE_MIN_FREQ_SECONDS = 55;
+/** Reports this close to the connected time still count as "active" in the legacy form. */
+export const LEGACY_ACTIVITY_OFFSET_SECONDS = 70;
+/** How far back a user who turns presence off appears last online (the family's clock-skew margin). */
+const PRESENCE_DISABLED_OFFSET_SECONDS = OFFLINE_THRESHOLD_SECONDS + 120;
 /** How long presence data stays in the organization-wide answers by default. */
 export const PRESENCE_HISTORY_DAYS = 14;
 
@@ -42,6 +46,19 @@ export interface PresenceStore {
   /** Every user's record, by user id. */
   all(): ReadonlyMap<number, PresenceRecord>;
   report(userId: number, status: PresenceStatus, now: number): PresenceChange;
+  /** Replaces the user's presence with the one a user who turned presence off keeps (hiddenRecord). */
+  hide(userId: number, now: number): PresenceRecord;
+}
+
+/**
+ * The presence a user who turns presence_enabled off keeps while it is off, as in the family
+ * (do_change_user_setting): their data replaced by one idle report from a few minutes before
+ * the threshold, so that every client shows them offline since then, at once. It keeps no
+ * active time: the `presence` event (legacy form: one idle status and timestamp) cannot carry
+ * one, so a client that applies the event holds exactly what a fresh register says.
+ */
+export function hiddenRecord(now: number, updateId: number): PresenceRecord {
+  return { lastActive: null, lastConnected: now - PRESENCE_DISABLED_OFFSET_SECONDS, updateId };
 }
 
 /** The next state of a user's presence after a report (the family's update_user_presence). */
@@ -104,18 +121,26 @@ class MemoryPresenceStore implements PresenceStore {
 
   report(userId: number, status: PresenceStatus, now: number): PresenceChange {
     const change = applyReport(this.records.get(userId), status, now, this.lastUpdateId + 1);
-    if (change.changed) {
-      const row: PresenceRow = {
-        user_id: userId,
-        last_active_time: change.record.lastActive,
-        last_connected_time: change.record.lastConnected,
-        last_update_id: change.record.updateId,
-      };
-      savePresence(this.db, this.realmId, row);
-      this.lastUpdateId = change.record.updateId;
-      this.records.set(userId, change.record);
-    }
+    if (change.changed) this.store(userId, change.record);
     return change;
+  }
+
+  hide(userId: number, now: number): PresenceRecord {
+    const record = hiddenRecord(now, this.lastUpdateId + 1);
+    this.store(userId, record);
+    return record;
+  }
+
+  private store(userId: number, record: PresenceRecord): void {
+    const row: PresenceRow = {
+      user_id: userId,
+      last_active_time: record.lastActive,
+      last_connected_time: record.lastConnected,
+      last_update_id: record.updateId,
+    };
+    savePresence(this.db, this.realmId, row);
+    this.lastUpdateId = record.updateId;
+    this.records.set(userId, record);
   }
 }
 

@@ -42,6 +42,7 @@ import {
 } from './messages';
 import { notificationBot } from './subscriptions';
 import { type EventBatch, runAction } from './transaction';
+import { sendLinkedAttachmentUpdates } from './uploads';
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
@@ -394,6 +395,7 @@ export function updateMessage(
     if (change.content) {
       setMessageContent(ctx.db, row.id, change.content.content, change.content.rendered);
       setFlagBits(ctx.db, row.id, CONTENT_FLAG_BITS, change.content.flags);
+      sendLinkedAttachmentUpdates(ctx, events, row.sender_id, change.content.content, row.content);
     }
     const from = row.stream_id === null ? undefined : (getStream(ctx.db, row.stream_id) as StreamRow);
     const moving = change.topic !== undefined || change.stream !== undefined;

@@ -18,6 +18,7 @@ import { isGuest, streamViewerIds } from '../permissions';
 import { accessStreamForSendMessage, accessUserById, invalidRecipientId, streamNotFound } from './access';
 import { alertWordUserIds } from './alert-words';
 import { type EventBatch, runAction } from './transaction';
+import { sendLinkedAttachmentUpdates } from './uploads';
 
 /** The interface family's limits: longer content and topics are truncated, not refused. */
 export const MAX_MESSAGE_LENGTH = 10_000;
@@ -202,6 +203,8 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
     });
   }
 
+  // The sender's files it links now list it (`attachment` update events, before the message's).
+  sendLinkedAttachmentUpdates(ctx, events, sender.id, content);
   const row = getMessage(db, sent.id);
   if (!row) throw new Error('message vanished');
   // Built now, inside the transaction, once; the four shapes differ only in content and

@@ -52,8 +52,9 @@ export interface NewFieldRequest {
   displayInProfileSummary: boolean;
 }
 
+/** A JSON object (`{...}`), not a list or a numeral the parameters kept apart (`1e0`). */
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+  typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
 function isHttpUrl(text: string): boolean {
   try {

@@ -86,8 +86,18 @@ const MESSAGE_EDITING: readonly string[] = [
   'edit_topic_policy',
 ];
 
-const badValue = (name: string, value: unknown) =>
-  badRequest(`Bad value for '${name}': ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+/**
+ * A decoded value as the request wrote it: a text as it is, a numeral the parameters' JSON
+ * reader kept apart as written (`1e0`: the one kind of value with a toJSON method), anything
+ * else as JSON.
+ */
+function asWritten(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function') return String(value);
+  return JSON.stringify(value);
+}
+
+const badValue = (name: string, value: unknown) => badRequest(`Bad value for '${name}': ${asWritten(value)}`);
 
 /** A time limit in seconds: a positive integer, or `unlimited` (null). */
 function timeLimit(name: string, value: unknown): number | null {

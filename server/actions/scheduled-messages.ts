@@ -25,21 +25,25 @@ export function scheduledType(type: string): 'stream' | 'private' {
   return type === 'stream' || type === 'channel' ? 'stream' : 'private';
 }
 
+/**
+ * `to` as sent: its text, and its value when the text is JSON (read by the route with the
+ * parameters' JSON reader, server/params/json.ts, so `[1e0]` holds no integer).
+ */
+export interface TargetText {
+  text: string;
+  json: { value: unknown } | undefined;
+}
+
 /** `to` of a scheduled stream message: one stream id. */
-function streamIdOf(to: string): number {
-  const id = /^\d{1,15}$/.test(to.trim()) ? Number(to.trim()) : Number.NaN;
+function streamIdOf({ text }: TargetText): number {
+  const id = /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
   if (!Number.isSafeInteger(id)) throw badRequest('Invalid data type for stream ID');
   return id;
 }
 
 /** `to` of a scheduled direct message: a JSON list of user ids. */
-function userIdsOf(to: string): number[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(to);
-  } catch {
-    value = to;
-  }
+function userIdsOf(to: TargetText): number[] {
+  const value = to.json === undefined ? to.text : to.json.value;
   if (!Array.isArray(value)) throw badRequest('Invalid data type for recipients');
   if (!value.every((v) => Number.isSafeInteger(v)))
     throw badRequest('Recipient list may only contain user IDs');
@@ -72,7 +76,7 @@ function checkDeliveryTime(timestamp: number): number {
 /** The request as a scheduled message: its target parsed, content normalized and rendered. */
 export interface ScheduleRequest {
   type: string;
-  to: string;
+  to: TargetText;
   topic?: string | undefined;
   content: string;
   scheduledDeliveryTimestamp: number;
@@ -127,7 +131,7 @@ export function scheduleMessage(
 /** PATCH /scheduled_messages/{id}: only what was sent changes; a new type needs `to` (and a topic). */
 export interface ScheduleEdit {
   type?: string | undefined;
-  to?: string | undefined;
+  to?: TargetText | undefined;
   topic?: string | undefined;
   content?: string | undefined;
   scheduledDeliveryTimestamp?: number | undefined;
@@ -146,7 +150,8 @@ function checkEdit(edit: ScheduleEdit): void {
 /** The stored message as the request that would make it, with the edit applied. */
 function editedRequest(row: ScheduledMessageRow, edit: ScheduleEdit): ScheduleRequest {
   const type = edit.type ?? row.type;
-  const to = row.type === 'stream' ? String(row.stream_id) : (row.user_ids ?? '[]');
+  const stored = row.type === 'stream' ? String(row.stream_id) : (row.user_ids ?? '[]');
+  const to: TargetText = { text: stored, json: { value: JSON.parse(stored) as unknown } };
   return {
     type,
     to: edit.to ?? to,

@@ -35,6 +35,7 @@ import { badRequest } from '../errors';
 import { isValidTimeZone, languageName } from '../languages';
 import { canAccessDeliveryEmail, isAdmin } from '../permissions';
 import { unprintablePosition } from '../printable';
+import { presenceEnabledChanged } from './presence';
 import { type EventBatch, runAction } from './transaction';
 
 export type SettingsChanges = Partial<Record<SettingName, SettingValue>>;
@@ -297,5 +298,14 @@ export function doUpdateSettings(ctx: ServiceContext, userId: number, update: Se
     }
     // Turning synchronization off deletes the server's drafts; no event (spec).
     if (changed.enable_drafts_synchronization === false) deleteAllDrafts(ctx.db, user.id);
+    if (changed.presence_enabled !== undefined) {
+      const enabled = changed.presence_enabled as boolean;
+      presenceEnabledChanged(ctx, events, user, enabled);
+      // Legacy clients read it as `away` in user_status (its inverse), as POST /users/me/status sets it.
+      events.send(
+        { type: 'user_status', user_id: user.id, away: !enabled },
+        activeUserIds(ctx.db, user.realm_id),
+      );
+    }
   });
 }

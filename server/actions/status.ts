@@ -4,6 +4,7 @@ import { getUserStatus, setUserStatus } from '../db/user-data';
 import { activeUserIds, getUserById, readUserSettings, writeUserSettings } from '../db/users';
 import { checkEmojiRequest, emojiNameToCode } from '../emoji';
 import { badRequest } from '../errors';
+import { presenceEnabledChanged } from './presence';
 import { sendSettingChanged } from './settings';
 import { runAction } from './transaction';
 
@@ -78,6 +79,7 @@ export function doUpdateStatus(ctx: ServiceContext, userId: number, change: Stat
       if (readUserSettings(user).presence_enabled !== presenceEnabled) {
         writeUserSettings(ctx.db, user, { presence_enabled: presenceEnabled });
         sendSettingChanged(events, user, 'presence_enabled', presenceEnabled);
+        presenceEnabledChanged(ctx, events, user, presenceEnabled);
       }
       event.away = change.away;
     }

@@ -2,7 +2,10 @@
  * Uploaded files: POST /user_uploads stores one file for its uploader, downloads are for the
  * uploader and for whoever may read a message linking to the file, GET /attachments lists
  * the user's files and DELETE /attachments/{id} removes one. `attachment` events go to the
- * uploader only.
+ * uploader only: `add` for an upload, `remove` for a deletion, and `update` (the file with
+ * its new `messages`) when a message of theirs comes to link the file, sent or edited so, as
+ * the family claims attachments. As in the family, a message deleted or edited so that it no
+ * longer links the file sends none.
  */
 import type { ServiceContext } from '../context';
 import {
@@ -13,6 +16,7 @@ import {
   insertAttachment,
   messagesLinking,
   ownerAttachments,
+  ownerAttachmentsLinkedBy,
   uploadSpaceUsed,
 } from '../db/uploads';
 import type { UserRow } from '../db/users';
@@ -55,12 +59,30 @@ function formatAttachment(ctx: ServiceContext, row: AttachmentRow): Record<strin
 function sendAttachmentEvent(
   ctx: ServiceContext,
   events: EventBatch,
-  owner: UserRow,
-  op: 'add' | 'remove',
+  ownerId: number,
+  op: 'add' | 'update' | 'remove',
   attachment: Record<string, unknown>,
 ): void {
-  const event = { type: 'attachment', op, attachment, upload_space_used: uploadSpaceUsed(ctx.db, owner.id) };
-  events.send(event, [owner.id]);
+  const event = { type: 'attachment', op, attachment, upload_space_used: uploadSpaceUsed(ctx.db, ownerId) };
+  events.send(event, [ownerId]);
+}
+
+/**
+ * A message of `senderId` now says `content` (just sent, or edited from `previous`): an
+ * `update` for each of the sender's files it links and did not before, the message already
+ * among the file's `messages`. Call once the message is stored.
+ */
+export function sendLinkedAttachmentUpdates(
+  ctx: ServiceContext,
+  events: EventBatch,
+  senderId: number,
+  content: string,
+  previous = '',
+): void {
+  for (const row of ownerAttachmentsLinkedBy(ctx.db, senderId, content)) {
+    if (previous.includes(`/user_uploads/${row.path_id}`)) continue;
+    sendAttachmentEvent(ctx, events, senderId, 'update', formatAttachment(ctx, row));
+  }
 }
 
 /** POST /user_uploads: stores the file, then records it; the URL to link it by. */
@@ -85,7 +107,7 @@ export async function doUploadFile(
         create_time_ms: Date.now(),
       };
       const id = insertAttachment(ctx.db, row);
-      sendAttachmentEvent(ctx, events, user, 'add', formatAttachment(ctx, { id, ...row }));
+      sendAttachmentEvent(ctx, events, user.id, 'add', formatAttachment(ctx, { id, ...row }));
     });
   } catch (error) {
     await removeStoredFile(dataDir, pathId);
@@ -171,7 +193,7 @@ export function doDeleteAttachment(ctx: ServiceContext, user: UserRow, attachmen
     const row = attachmentById(ctx.db, attachmentId);
     if (!row || row.owner_id !== user.id) throw badRequest('Invalid attachment');
     deleteAttachment(ctx.db, row.id);
-    sendAttachmentEvent(ctx, events, user, 'remove', { id: row.id });
+    sendAttachmentEvent(ctx, events, user.id, 'remove', { id: row.id });
     events.afterCommit(() => {
       removeStoredFile(ctx.config.dataDir, row.path_id).catch((error: unknown) => {
         console.error(`Could not remove upload ${row.path_id}: ${String(error)}`);

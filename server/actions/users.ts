@@ -20,7 +20,7 @@ import {
   type UserRow,
 } from '../db/users';
 import { type Email, sendEmailAfterCommit } from '../email';
-import { badRequest } from '../errors';
+import { accountDeactivated, badRequest } from '../errors';
 import { formatBot, formatUser, profileDataOf } from '../formats/users';
 import { isAdmin, isOwner, subscriberViewerIds } from '../permissions';
 import { accessUserFor, requireAdmin, requireOwner } from './access';
@@ -214,9 +214,12 @@ function botAdministratorIds(ctx: ServiceContext, bot: UserRow): number[] {
     .map((u) => u.id);
 }
 
-/** Drops every event queue of a user (deactivation): their key no longer works either. */
+/**
+ * Drops every event queue of a user (deactivation): their key no longer works either, and a
+ * poll waiting on one ends at once with the error any new request of theirs gets.
+ */
 function dropQueuesOf(ctx: ServiceContext, userId: number): void {
-  for (const queue of ctx.queues.queuesOf(userId)) ctx.queues.delete(queue);
+  for (const queue of ctx.queues.queuesOf(userId)) ctx.queues.delete(queue, accountDeactivated());
 }
 
 /**

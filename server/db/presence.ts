@@ -28,14 +28,12 @@ export function savePresence(db: Db, realmId: number, row: PresenceRow): void {
 }
 
 /**
- * The users whose presence others may be shown: active humans who share it
- * (presence_enabled, a user setting kept in the settings JSON; missing means the default, on).
+ * The users whose presence others may be shown: active humans. One who turned presence_enabled
+ * off shows the old idle report the change left (server/presence.ts, hiddenRecord), as in the
+ * family: offline, not absent.
  */
-export function presenceSharingUsers(db: Db, realmId: number): { id: number; email: string }[] {
+export function presenceUsers(db: Db, realmId: number): { id: number; email: string }[] {
   return db
-    .prepare(
-      `SELECT id, email FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0
-       AND coalesce(json_extract(settings, '$.presence_enabled'), 1) != 0 ORDER BY id`,
-    )
+    .prepare('SELECT id, email FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
     .all(realmId) as { id: number; email: string }[];
 }

@@ -74,3 +74,12 @@ export function messagesLinking(
     )
     .all(...args) as { id: number; date_sent: number }[];
 }
+
+/** The owner's files that this text links (the same rule as messagesLinking), oldest first. */
+export function ownerAttachmentsLinkedBy(db: Db, ownerId: number, text: string): AttachmentRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM attachments WHERE owner_id = ? AND instr(?, '/user_uploads/' || path_id) > 0 ORDER BY id`,
+    )
+    .all(ownerId, text) as AttachmentRow[];
+}

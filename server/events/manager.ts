@@ -88,12 +88,18 @@ export class QueueManager {
     return queue;
   }
 
-  delete(queue: EventQueue): void {
+  /**
+   * Drops the queue. A poll waiting on it is answered with no events, or, given `ending`, with
+   * that error: what a new request would get now (a deactivated user's poll ends with their
+   * authentication error at once, not with an empty success).
+   */
+  delete(queue: EventQueue, ending?: Error): void {
     this.queues.delete(queue.id);
     const mine = this.byUser.get(queue.userId);
     mine?.delete(queue);
     if (mine && mine.size === 0) this.byUser.delete(queue.userId);
-    queue.waiter?.finish([]);
+    if (ending === undefined) queue.waiter?.finish([]);
+    else queue.waiter?.fail(ending);
     this.abandonWaiting(queue.id);
   }
 
@@ -156,17 +162,24 @@ export class QueueManager {
     queue.lastConnectedMs = this.now();
     if (queue.hasPending || request.dontBlock || this.closed) return Promise.resolve(queue.pending());
 
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const heartbeat = setTimeout(() => {
         if (queue.waiter === waiter) this.enqueue(queue, { type: 'heartbeat' });
       }, this.options.heartbeatMs);
+      /** Detaches the poll; false when it is no longer the queue's waiting one. */
+      const detach = (): boolean => {
+        if (queue.waiter !== waiter) return false;
+        clearTimeout(heartbeat);
+        queue.waiter = null;
+        queue.lastConnectedMs = this.now();
+        return true;
+      };
       const waiter = {
         finish: (events: QueuedEvent[]) => {
-          if (queue.waiter !== waiter) return;
-          clearTimeout(heartbeat);
-          queue.waiter = null;
-          queue.lastConnectedMs = this.now();
-          resolve(events);
+          if (detach()) resolve(events);
+        },
+        fail: (error: Error) => {
+          if (detach()) reject(error);
         },
       };
       queue.waiter = waiter;

@@ -105,6 +105,8 @@ export interface QueueDump {
 export interface Waiter {
   /** Answers the waiting GET /events with these events and detaches it. */
   finish(events: QueuedEvent[]): void;
+  /** Answers the waiting GET /events with this error (an ApiFailure: its envelope) and detaches it. */
+  fail(error: Error): void;
 }
 
 export class EventQueue {

@@ -5,11 +5,13 @@
  * serves register, POST /users/me/presence, GET /realm/presence and the presence events.
  */
 import type { Db } from '../db';
-import { presenceSharingUsers } from '../db/presence';
-import { PRESENCE_HISTORY_DAYS, type PresenceRecord, presenceStore } from '../presence';
-
-/** Reports this close to the connected time still count as "active" in the legacy form. */
-const LEGACY_ACTIVITY_OFFSET_SECONDS = 70;
+import { presenceUsers } from '../db/presence';
+import {
+  LEGACY_ACTIVITY_OFFSET_SECONDS,
+  PRESENCE_HISTORY_DAYS,
+  type PresenceRecord,
+  presenceStore,
+} from '../presence';
 
 export function modernPresence(record: PresenceRecord): Record<string, number> {
   return record.lastActive === null
@@ -45,8 +47,8 @@ export interface PresencesRequest {
 }
 
 /**
- * Everyone's presence others may see (active humans sharing it, reported within the history
- * limit), with the newest update id among them (`presence_last_update_id`: -1 for none, or
+ * Everyone's presence others may see (active humans, reported within the history limit; a
+ * user with presence_enabled off shows the old idle report they were left with), with the newest update id among them (`presence_last_update_id`: -1 for none, or
  * the client's own when nothing is newer).
  */
 export function presencesFor(
@@ -62,7 +64,7 @@ export function presencesFor(
   const cutoff = days === null ? Number.NEGATIVE_INFINITY : request.now - days * 86400;
   const presences: Record<string, unknown> = {};
   let lastId = since ?? -1;
-  for (const user of presenceSharingUsers(db, realmId)) {
+  for (const user of presenceUsers(db, realmId)) {
     const record = store.get(user.id);
     if (!record || record.lastConnected < cutoff || (since !== undefined && record.updateId <= since))
       continue;

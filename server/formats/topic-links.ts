@@ -10,12 +10,17 @@
  * never on JavaScript's backtracking RegExp. A stored pattern RE2 cannot compile (JavaScript
  * accepted it: a lookahead, a backreference) links nothing.
  *
- * Bare URLs in topics are not links here: the interface's description of `topic_links` at our
- * feature level names only linkifiers.
+ * Bare URLs are links too, as in the family (topic_links in its markdown module): the topic is
+ * cut at spaces and `!;),'"`, and the first web link of each piece is linked, after every
+ * linkifier match (which wins an overlap): `https://…` and `http://…` as written, a domain
+ * ending in a known top-level domain (tlds.ts) or an email address as `https://` + the text,
+ * a bitcoin address as written. Unlike the family, each comes at its own position, not its
+ * piece's. That pattern is ours, run on JavaScript's RegExp, on topics of at most 60 characters.
  */
 import { RE2JS } from 're2js';
 import type { Db } from '../db';
 import { type Linkifier, listLinkifiers } from '../db/linkifiers';
+import { TOP_LEVEL_DOMAINS } from './tlds';
 
 export interface TopicLink {
   text: string;
@@ -118,6 +123,57 @@ interface Found extends TopicLink {
   precedence: number;
 }
 
+/** Where the family cuts a topic into the pieces it looks for one web link in (basic_link_splitter). */
+const LINK_SPLITTER = /[ !;),'"]/g;
+
+/**
+ * The family's web link (get_web_link_regex, without file links): after the start, whitespace
+ * or one of `'"(,:<`; before optional punctuation and the end or whitespace. `\w` is Python's,
+ * any letter or digit. A path stops before `(`: the family's nested parentheses can never
+ * close in a piece, since `)` cuts the topic.
+ */
+function webLinkPattern(): RegExp {
+  const w = '\\p{L}\\p{N}_';
+  const tlds = [...TOP_LEVEL_DOMAINS].sort((a, b) => b.length - a.length).join('|');
+  const domain = `(?:https?://[${w}.:@-]+?|(?:[${w}-]+\\.)+(?:${tlds}))(?:/[^\\s()"]*?)?`;
+  const email = `[${w}.-]+@[${w}.-]+\\.[${w}]+`;
+  const bitcoin = 'bitcoin:[13][a-km-zA-HJ-NP-Z1-9]{25,34}';
+  return new RegExp(`(?<![^\\s'"(,:<])(?<url>${domain}|${email}|${bitcoin})(?=[!:;?),.'">]*(?:$|\\s))`, 'u');
+}
+
+let webLink: RegExp | undefined;
+
+/**
+ * Where a bare link goes: a text with a scheme as it is; any other as an https URL whose host
+ * is the text up to its first `/`, with an empty query or fragment dropped (Python's urlsplit
+ * and urlunsplit, as the family builds it).
+ */
+function bareLinkUrl(text: string): string {
+  if (/^(?:https?|bitcoin):/.test(text)) return text;
+  const hash = text.indexOf('#');
+  const fragment = hash === -1 ? '' : text.slice(hash + 1);
+  const beforeHash = hash === -1 ? text : text.slice(0, hash);
+  const mark = beforeHash.indexOf('?');
+  const query = mark === -1 ? '' : beforeHash.slice(mark + 1);
+  const path = mark === -1 ? beforeHash : beforeHash.slice(0, mark);
+  return `https://${path}${query === '' ? '' : `?${query}`}${fragment === '' ? '' : `#${fragment}`}`;
+}
+
+/** The bare links of a topic, in order, ranked after every linkifier. */
+function bareLinks(topic: string, precedence: number): Found[] {
+  webLink ??= webLinkPattern();
+  const found: Found[] = [];
+  for (let pos = 0; pos < topic.length; ) {
+    LINK_SPLITTER.lastIndex = pos;
+    const end = LINK_SPLITTER.exec(topic)?.index ?? topic.length;
+    const m = webLink.exec(topic.slice(pos, end));
+    const text = m?.groups?.url;
+    if (m && text) found.push({ text, url: bareLinkUrl(text), index: pos + m.index, precedence });
+    pos = end + 1;
+  }
+  return found;
+}
+
 function overlap(a: Found, b: Found): boolean {
   return a.index < b.index + b.text.length && b.index < a.index + a.text.length;
 }
@@ -139,7 +195,7 @@ export class TopicLinker {
   }
 
   links(topic: string): TopicLink[] {
-    if (topic === '' || this.linkifiers.length === 0) return [];
+    if (topic === '') return [];
     const found: Found[] = [];
     this.linkifiers.forEach(({ re, template }, precedence) => {
       const m = re.matcher(topic);
@@ -154,7 +210,9 @@ export class TopicLinker {
         found.push({ text, url, index: m.start(MATCH), precedence });
       }
     });
-    // Earlier linkifiers first, then by position; a match overlapping a kept one is dropped.
+    found.push(...bareLinks(topic, this.linkifiers.length));
+    // Earlier linkifiers first, then bare links, each by position; a match overlapping a kept
+    // one is dropped.
     found.sort((a, b) => a.precedence - b.precedence || a.index - b.index);
     const kept: Found[] = [];
     for (const f of found) if (kept.every((k) => !overlap(k, f))) kept.push(f);

@@ -14,7 +14,8 @@ import {
   type ParamFormat,
 } from '../../shared/protocol';
 import { badRequest } from '../errors';
-import { type Decoder, isIntegerText, isPlainObject, listOf, parseJsonText } from './kinds';
+import { FloatNumeral, jsonNumber } from './json';
+import { type Decoder, isInteger, isPlainObject, listOf, parseJsonText } from './kinds';
 
 /** A bare string without NUL characters (which no stored text may hold). */
 const text: Decoder<string> = (name, raw) => {
@@ -27,7 +28,7 @@ const setting: Decoder<FormatValues['setting']> = (name, raw) => {
   if (!isSettingName(name)) throw new Error(`${name} is declared a setting but is none`);
   const kind = ALL_SETTINGS[name].type.kind;
   const value = kind === 'string' || kind === 'str-enum' ? raw : parseJsonText(name, raw);
-  if ((kind === 'int' || kind === 'int-enum') && typeof value === 'number' && !isIntegerText(raw)) {
+  if ((kind === 'int' || kind === 'int-enum') && value instanceof FloatNumeral) {
     throw badRequest(`${name} is not an integer`);
   }
   const error = checkSettingValue(name, value);
@@ -60,9 +61,7 @@ const propertyChanges: Decoder<FormatValues['property-changes']> = (name, raw) =
     for (const key of ['stream_id', 'property', 'value']) {
       if (!(key in item)) throw badRequest(`${key} key is missing from ${name}[${i}]`);
     }
-    if (typeof item.stream_id !== 'number' || !Number.isSafeInteger(item.stream_id)) {
-      throw badRequest(`${name}[${i}]["stream_id"] is not an integer`);
-    }
+    if (!isInteger(item.stream_id)) throw badRequest(`${name}[${i}]["stream_id"] is not an integer`);
     if (typeof item.property !== 'string') throw badRequest(`${name}[${i}]["property"] is not a string`);
     return { stream_id: item.stream_id, property: item.property, value: item.value };
   });
@@ -73,15 +72,12 @@ const profileData: Decoder<FormatValues['profile-data']> = (name, raw) =>
     if (!isPlainObject(item)) throw badRequest(`${itemName} is not a dict`);
     if (!('id' in item)) throw badRequest(`${itemName} key is missing: id`);
     if (!('value' in item)) throw badRequest(`${itemName} key is missing: value`);
-    if (typeof item.id !== 'number' || !Number.isSafeInteger(item.id))
-      throw badRequest(`${itemName}["id"] is not an integer`);
+    if (!isInteger(item.id)) throw badRequest(`${itemName}["id"] is not an integer`);
     return { id: item.id, value: item.value };
   });
 
 const isOperand = (v: unknown): v is NarrowTerm['operand'] =>
-  typeof v === 'string' ||
-  (typeof v === 'number' && Number.isSafeInteger(v)) ||
-  (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isSafeInteger(x)));
+  typeof v === 'string' || isInteger(v) || (Array.isArray(v) && v.every(isInteger));
 
 /** Both narrow forms: `[["stream", "general"]]` and `[{"operator": ..., "operand": ...}]`. */
 const messageNarrow: Decoder<NarrowTerm[]> = (name, raw) => {
@@ -119,10 +115,8 @@ const DRAFT_KEYS = new Set(['type', 'to', 'topic', 'content', 'timestamp']);
  * name the offending element, e.g. `drafts[0]["to"] is not a list`.
  */
 export function parseDraftObject(name: string, value: unknown): DraftParam {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw badRequest(`${name} is not a dict`);
-  }
-  const obj = value as Record<string, unknown>;
+  if (!isPlainObject(value)) throw badRequest(`${name} is not a dict`);
+  const obj = value;
   for (const key of ['type', 'to', 'topic', 'content']) {
     if (!(key in obj)) throw badRequest(`${name} key is missing: ${key}`);
   }
@@ -137,14 +131,14 @@ export function parseDraftObject(name: string, value: unknown): DraftParam {
   }
   if (!Array.isArray(obj.to)) throw badRequest(`${field('to')} is not a list`);
   obj.to.forEach((id, i) => {
-    if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-      throw badRequest(`${field('to')}[${i}] is not an integer`);
-    }
+    if (!isInteger(id)) throw badRequest(`${field('to')}[${i}] is not an integer`);
   });
   if (typeof obj.topic !== 'string') throw badRequest(`${field('topic')} is not a string`);
   if (typeof obj.content !== 'string') throw badRequest(`${field('content')} is not a string`);
   if (obj.content.trim() === '') throw badRequest(`${field('content')} cannot be blank.`);
-  if (obj.timestamp !== undefined && (typeof obj.timestamp !== 'number' || !Number.isFinite(obj.timestamp))) {
+  // Any number, a float (`1.7e9`) included.
+  const timestamp = jsonNumber(obj.timestamp);
+  if (obj.timestamp !== undefined && (timestamp === undefined || !Number.isFinite(timestamp))) {
     throw badRequest(`${field('timestamp')} is not a number`);
   }
   return {
@@ -152,6 +146,6 @@ export function parseDraftObject(name: string, value: unknown): DraftParam {
     to: obj.to as number[],
     topic: obj.topic,
     content: obj.content,
-    ...(obj.timestamp === undefined ? {} : { timestamp: obj.timestamp as number }),
+    ...(timestamp === undefined ? {} : { timestamp }),
   };
 }

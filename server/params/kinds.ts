@@ -1,29 +1,31 @@
 /**
  * The generic rule of each parameter kind of the catalogue (shared/protocol/endpoints.ts):
  * every value is one text (query parameter, form field or path segment). Strings are used as
- * they are; booleans, integers, lists and objects are JSON text. Errors use the interface
+ * they are; booleans, integers, lists and objects are JSON text, read by json.ts, where a
+ * numeral written as a float (`1e0`, `1.0`, `-0`) is no integer. Errors use the interface
  * family's wording (NOTES.md) and change nothing.
  */
 import type { z } from 'zod';
 import { RETAIN_FOREVER } from '../db/streams';
 import { badRequest } from '../errors';
+import { readJson } from './json';
 
 /** Turns one raw text into a value, or throws an ApiFailure naming the parameter. */
 export type Decoder<T> = (name: string, raw: string) => T;
 
 export function parseJsonText(name: string, raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw badRequest(`${name} is not valid JSON`);
-  }
+  const json = readJson(raw);
+  if (json === undefined) throw badRequest(`${name} is not valid JSON`);
+  return json.value;
 }
 
-const isInteger = (value: unknown): value is number =>
+/** An integer as JSON writes one: a FloatNumeral (`1e0`) is no number, so none. */
+export const isInteger = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value);
 
+/** A JSON object (`{...}`): not a list, nor a FloatNumeral. */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 export const str: Decoder<string> = (_name, raw) => raw;
 
@@ -33,14 +35,9 @@ export const bool: Decoder<boolean> = (name, raw) => {
   return value;
 };
 
-/** An integer as JSON text writes it: `1e0` and `1.0` are numbers, but not integers. */
-const INTEGER_TEXT = /^\s*-?(?:0|[1-9][0-9]*)\s*$/;
-
-export const isIntegerText = (text: string): boolean => INTEGER_TEXT.test(text);
-
 export const int: Decoder<number> = (name, raw) => {
   const value = parseJsonText(name, raw);
-  if (!isInteger(value) || !isIntegerText(raw)) throw badRequest(`${name} is not an integer`);
+  if (!isInteger(value)) throw badRequest(`${name} is not an integer`);
   return value;
 };
 
@@ -80,23 +77,11 @@ export const stringList: Decoder<string[]> = (name, raw) =>
     return item;
   });
 
-export const intList: Decoder<number[]> = (name, raw) => {
-  const items = listOf(name, raw, (item, itemName) => {
+export const intList: Decoder<number[]> = (name, raw) =>
+  listOf(name, raw, (item, itemName) => {
     if (!isInteger(item)) throw badRequest(`${itemName} is not an integer`);
     return item;
   });
-  // Every item is a number, so the list's text is numbers between commas: each is checked as written.
-  if (items.length > 0) {
-    raw
-      .trim()
-      .slice(1, -1)
-      .split(',')
-      .forEach((text, i) => {
-        if (!isIntegerText(text)) throw badRequest(`${name}[${i}] is not an integer`);
-      });
-  }
-  return items;
-};
 
 export const jsonArray: Decoder<unknown[]> = (name, raw) => listOf(name, raw, (item) => item);
 
@@ -115,21 +100,16 @@ export function jsonOf<T>(schema: z.ZodType<T>, invalid?: string): Decoder<T> {
   };
 }
 
-/** message_retention_days: days, `realm_default` (null) or `unlimited`. */
 /**
  * message_retention_days: a JSON number of days, or `realm_default` / `unlimited` as a JSON
  * string or a bare word. Returns the stored value (null inherits, -1 forever).
  */
 export const retention: Decoder<number | null> = (name, raw) => {
-  let value: unknown = raw;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    // A bare word: kept as the text.
-  }
+  // A bare word is kept as the text.
+  const value = readJson(raw)?.value ?? raw;
   if (value === 'realm_default') return null;
   if (value === 'unlimited') return RETAIN_FOREVER;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (isInteger(value) && value > 0) return value;
   throw badRequest(`Bad value for '${name}': ${raw}`);
 };
 

@@ -9,6 +9,7 @@ import type { UserRow } from '../db/users';
 import { badRequest, missingArgument } from '../errors';
 import { formatMessage, messageFlags } from '../formats/messages';
 import { route } from '../http';
+import { isJsonNumber, readJson } from '../params/json';
 import { PARTIALLY_COMPLETED } from './read';
 
 const MAX_MESSAGES_PER_FETCH = 5000;
@@ -18,40 +19,37 @@ const MAX_MESSAGES_PER_FETCH = 5000;
 
 /** `to` of a stream message: an id (JSON integer), a name (bare or JSON string), or a list of one. */
 function streamRef(raw: string): number | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return raw;
-  }
+  const json = readJson(raw);
+  if (json === undefined) return raw;
+  let value = json.value;
   if (Array.isArray(value)) {
     if (value.length !== 1) throw badRequest('Cannot send to multiple streams');
     value = value[0];
   }
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
   if (typeof value === 'string') return value;
-  // Any other JSON (true, 1.5, {...}) is no stream reference; a stream may be called that.
+  // Any other JSON (true, 1.5, 1e0, {...}) is no stream reference; a stream may be called that.
   return raw;
 }
 
 /** `to` of a direct message: a JSON list of ids or of emails, one id, or comma-separated emails. */
 function userRefs(raw: string): (number | string)[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
+  const json = readJson(raw);
+  if (json === undefined) {
     return raw
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '');
   }
+  const value = json.value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return [value];
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value)) throw badRequest('Invalid to');
   const ids = value.every((v) => typeof v === 'number' && Number.isSafeInteger(v));
   const emails = value.every((v) => typeof v === 'string');
   if (ids || emails || value.length === 0) return value as (number | string)[];
-  if (value.every((v) => typeof v === 'number' || typeof v === 'string'))
+  // A float (1.5, 1e0) is a number, though no id.
+  if (value.every((v) => isJsonNumber(v) || typeof v === 'string'))
     throw badRequest('Recipient lists may contain emails or user IDs, but not both.');
   throw badRequest('Invalid to');
 }

@@ -3,6 +3,7 @@ import { editScheduledMessage, scheduleMessage, unscheduleMessage } from '../act
 import { pendingScheduledMessages } from '../db/scheduled-messages';
 import { formatScheduledMessage } from '../formats/scheduled-messages';
 import { route } from '../http';
+import { readJson } from '../params/json';
 import { actionRoute } from './shapes';
 
 interface ScheduleParams {
@@ -15,9 +16,10 @@ interface ScheduleParams {
 
 /** The parameters of a create or an edit as the action takes them (required ones stay required). */
 function requestOf<P extends ScheduleParams>(params: P) {
+  const to = params.to === undefined ? undefined : { text: params.to, json: readJson(params.to) };
   return {
     type: params.type as P['type'],
-    to: params.to as P['to'],
+    to: to as P['to'] extends string ? NonNullable<typeof to> : typeof to,
     topic: params.topic,
     content: params.content as P['content'],
     scheduledDeliveryTimestamp: params.scheduled_delivery_timestamp as P['scheduled_delivery_timestamp'],

@@ -56,6 +56,29 @@ describe('POST /messages/flags', () => {
     expect(removed.states[0]?.starred_messages).not.toContain(id);
   });
 
+  it('collapses and expands, with events and the flag on the message', async () => {
+    const id = await send(admin, 'engineering', 'collapse', 'a long message to fold');
+    const flagsOf = async () =>
+      ((await alice.request('GET', `/messages/${id}`)).message as { flags: string[] }).flags;
+    const { events, result } = await verifyAction({
+      clients: [alice, admin],
+      action: () =>
+        alice.request('POST', '/messages/flags', { messages: [id], op: 'add', flag: 'collapsed' }),
+    });
+    expect(result).toEqual({ result: 'success', msg: '', messages: [id] });
+    expect(events[0]).toEqual([{ ...flagEvent('add', 'collapsed', [id]), id: 0 }]);
+    // Another user's flags are theirs alone.
+    expect(events[1]).toEqual([]);
+    expect(await flagsOf()).toContain('collapsed');
+    const removed = await verifyAction({
+      clients: [alice],
+      action: () =>
+        alice.request('POST', '/messages/flags', { messages: [id], op: 'remove', flag: 'collapsed' }),
+    });
+    expect(removed.events[0]).toEqual([{ ...flagEvent('remove', 'collapsed', [id]), id: 0 }]);
+    expect(await flagsOf()).not.toContain('collapsed');
+  });
+
   it('marks unread with message_details, putting stream and direct messages back in unread_msgs', async () => {
     const streamId = await send(admin, 'engineering', 'Unread Again', 'read me twice');
     const dm = await admin.request('POST', '/messages', {

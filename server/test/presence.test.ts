@@ -1,7 +1,8 @@
 /**
  * Presence: POST /users/me/presence (legacy, slim and last_update_id forms, ping_only),
  * GET /realm/presence, GET /users/{user_id_or_email}/presence, register's presences and the
- * presence events; presence_enabled off hides a user. Also the store's rules on their own.
+ * presence events; presence_enabled off shows a user offline at once, as the family does. Also
+ * the store's rules on their own.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -164,23 +165,100 @@ describe('presence to others', () => {
     });
   });
 
-  it('hides a user who turned presence_enabled off, and records nothing for them', async () => {
+  it('turning presence_enabled off shows the user offline to everyone at once, and records nothing more', async () => {
     await report(admin, { status: 'active' });
     const adminEmail = svc.demo.users.admin;
-    expect((await bob.request('GET', '/realm/presence')).presences).toHaveProperty([adminEmail]);
-    await admin.request('PATCH', '/settings', { presence_enabled: false });
+    expect((await bob.request('GET', '/realm/presence')).presences).toMatchObject({
+      [adminEmail]: legacyEntry('active'),
+    });
+    const start = Math.floor(Date.now() / 1000);
+    const off = await verifyAction({
+      clients: [bob, admin],
+      ignoreKeys: ['presence_last_update_id'],
+      action: () =>
+        call(svc.url, 'PATCH', '/settings', { auth: authOf(admin), params: { presence_enabled: false } }),
+    });
+    const end = Math.floor(Date.now() / 1000);
+    expect(off.result.status).toBe(200);
+    // As the family: one idle report from a few minutes before the offline threshold (140 s + 120 s).
+    const idle = {
+      type: 'presence',
+      user_id: users.admin,
+      email: adminEmail,
+      server_timestamp: expect.any(Number),
+      presence: {
+        website: { client: 'website', status: 'idle', timestamp: expect.any(Number), pushable: false },
+      },
+      id: expect.any(Number),
+    };
+    // Legacy clients read presence_enabled off as `away`.
+    const away = { type: 'user_status', user_id: users.admin, away: true, id: expect.any(Number) };
+    expect(off.events[0]).toEqual([idle, away]);
+    expect(off.events[1]).toEqual([
+      {
+        type: 'user_settings',
+        op: 'update',
+        property: 'presence_enabled',
+        value: false,
+        id: expect.any(Number),
+      },
+      idle,
+      away,
+    ]);
+    const event = off.events[0]?.[0] as unknown as { presence: { website: { timestamp: number } } };
+    const since = event.presence.website.timestamp;
+    expect(since).toBeGreaterThanOrEqual(start - 260);
+    expect(since).toBeLessThanOrEqual(end - 260);
+    expect(off.states[0]?.presences).toMatchObject({ [adminEmail]: legacyEntry('idle') });
+
     try {
-      expect((await bob.request('GET', '/realm/presence')).presences).not.toHaveProperty([adminEmail]);
-      const r = await call(svc.url, 'GET', `/users/${users.admin}/presence`, { auth: authOf(bob) });
-      expect(r.body.msg).toBe(`No presence data for ${users.admin}`);
+      expect((await bob.request('GET', '/realm/presence')).presences).toMatchObject({
+        [adminEmail]: {
+          website: { client: 'website', status: 'idle', timestamp: since, pushable: false },
+          aggregated: { client: 'website', status: 'idle', timestamp: since },
+        },
+      });
+      const one = await call(svc.url, 'GET', `/users/${users.admin}/presence`, { auth: authOf(bob) });
+      expect(one.body).toEqual({
+        result: 'success',
+        msg: '',
+        presence: {
+          website: { status: 'idle', timestamp: since },
+          aggregated: { status: 'offline', timestamp: since },
+        },
+      });
+      // Reports change nothing while presence is off.
       const { events } = await verifyAction({
         clients: [bob],
         ignoreKeys: ['presence_last_update_id'],
         action: () => report(admin, { status: 'active' }),
       });
       expect(events[0]).toEqual([]);
+      expect(
+        ((await bob.request('GET', '/realm/presence')).presences as Record<string, unknown>)[adminEmail],
+      ).toEqual({
+        website: { client: 'website', status: 'idle', timestamp: since, pushable: false },
+        aggregated: { client: 'website', status: 'idle', timestamp: since },
+      });
     } finally {
-      await admin.request('PATCH', '/settings', { presence_enabled: true });
+      // On again: active now, everyone told at once.
+      const on = await verifyAction({
+        clients: [bob],
+        ignoreKeys: ['presence_last_update_id'],
+        action: () =>
+          call(svc.url, 'PATCH', '/settings', { auth: authOf(admin), params: { presence_enabled: true } }),
+      });
+      expect(on.events[0]).toEqual([
+        {
+          ...idle,
+          presence: {
+            website: { client: 'website', status: 'active', timestamp: expect.any(Number), pushable: false },
+          },
+        },
+        { ...away, away: false },
+      ]);
+      const active = on.events[0]?.[0] as unknown as { presence: { website: { timestamp: number } } };
+      expect(active.presence.website.timestamp).toBeGreaterThanOrEqual(end);
     }
   });
 });

@@ -168,7 +168,7 @@ describe('EventQueue dump and restore', () => {
 
   it('counts a queue with a waiting poll as connected at the shutdown', () => {
     const queue = new EventQueue(settings, 1_000);
-    queue.waiter = { finish: () => {} };
+    queue.waiter = { finish: () => {}, fail: () => {} };
     expect(queue.dump(100_000).idleMs).toBe(0);
   });
 });

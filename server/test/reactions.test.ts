@@ -4,7 +4,7 @@
  * family's errors.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/client';
+import { type ApiClient, basicAuthHeader } from '../../shared/client';
 import { authOf, call, demoIds, query, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
@@ -163,6 +163,114 @@ describe('POST /messages/{message_id}/reactions', () => {
       msg: 'Reaction already exists.',
       code: 'REACTION_ALREADY_EXISTS',
     });
+  });
+});
+
+/** A 1×1 PNG, the smallest image the custom-emoji upload takes. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Adds the organization's custom emoji `name` (as the administrator); its id. */
+async function addRealmEmoji(name: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([PNG]), 'e.png');
+  const [email, key] = authOf(admin);
+  const r = await fetch(`${svc.url}/api/v1/realm/emoji/${name}`, {
+    method: 'POST',
+    headers: { Authorization: basicAuthHeader(email, key) },
+    body: form,
+  });
+  expect(r.status).toBe(200);
+  const list = (await admin.request('GET', '/realm/emoji')).emoji as Record<string, { name: string }>;
+  const [id] = Object.entries(list).find(([, e]) => e.name === name) ?? [];
+  return id as string;
+}
+
+describe("reactions with the organization's and the service's own emoji", () => {
+  it('adds a custom emoji by name or by code, as realm_emoji, with events', async () => {
+    const code = await addRealmEmoji('party_parrot');
+    const id = await send(admin, 'general', 'custom emoji');
+    const { events } = await verifyAction({
+      clients: [alice, bob],
+      action: () => alice.request('POST', `/messages/${id}/reactions`, { emoji_name: 'party_parrot' }),
+    });
+    const expected = { ...event('add', 'alice', id, 'party_parrot', code), reaction_type: 'realm_emoji' };
+    expect(events[0]).toEqual([expected]);
+    expect(events[1]).toEqual([expected]);
+    await bob.request('POST', `/messages/${id}/reactions`, {
+      emoji_name: 'party_parrot',
+      emoji_code: code,
+      reaction_type: 'realm_emoji',
+    });
+    expect(await reactionsOf(admin, id)).toEqual([
+      expect.objectContaining({ emoji_code: code, reaction_type: 'realm_emoji', user_id: idOf('alice') }),
+      expect.objectContaining({ emoji_code: code, reaction_type: 'realm_emoji', user_id: idOf('bob') }),
+    ]);
+  });
+
+  it("adds the service's extra emoji as service_extra_emoji, with events", async () => {
+    const id = await send(admin, 'general', 'extra emoji');
+    const { events } = await verifyAction({
+      clients: [alice, bob],
+      action: () => alice.request('POST', `/messages/${id}/reactions`, { emoji_name: 'service' }),
+    });
+    const expected = {
+      ...event('add', 'alice', id, 'service', 'service'),
+      reaction_type: 'service_extra_emoji',
+    };
+    expect(events[0]).toEqual([expected]);
+    expect(events[1]).toEqual([expected]);
+    const removed = await verifyAction({
+      clients: [alice],
+      action: () =>
+        alice.request('DELETE', `/messages/${id}/reactions`, {
+          emoji_code: 'service',
+          reaction_type: 'service_extra_emoji',
+        }),
+    });
+    expect(removed.events[0]).toEqual([
+      { ...event('remove', 'alice', id, 'service', 'service'), reaction_type: 'service_extra_emoji' },
+    ]);
+    expect(await reactionsOf(admin, id)).toEqual([]);
+  });
+
+  it('refuses a custom emoji that does not exist, is named wrongly, or was deactivated; changes nothing', async () => {
+    const code = await addRealmEmoji('gone_soon');
+    const id = await send(admin, 'general', 'bad custom emoji');
+    const realm = (emoji_name: string, emoji_code: string) =>
+      react(alice, 'POST', id, { emoji_name, emoji_code, reaction_type: 'realm_emoji' });
+    expect((await realm('gone_soon', '999999')).body).toEqual({
+      result: 'error',
+      msg: 'Invalid custom emoji.',
+      code: 'BAD_REQUEST',
+    });
+    expect((await realm('other_name', code)).body).toEqual({
+      result: 'error',
+      msg: 'Invalid custom emoji name.',
+      code: 'BAD_REQUEST',
+    });
+    expect((await admin.request('DELETE', '/realm/emoji/gone_soon')).result).toBe('success');
+    expect((await realm('gone_soon', code)).body).toEqual({
+      result: 'error',
+      msg: 'This custom emoji has been deactivated.',
+      code: 'BAD_REQUEST',
+    });
+    expect(
+      (
+        await react(alice, 'POST', id, {
+          emoji_name: 'service',
+          emoji_code: 'nope',
+          reaction_type: 'service_extra_emoji',
+        })
+      ).body,
+    ).toEqual({
+      result: 'error',
+      msg: 'Invalid emoji code.',
+      code: 'BAD_REQUEST',
+    });
+    expect(await reactionsOf(admin, id)).toEqual([]);
   });
 });
 

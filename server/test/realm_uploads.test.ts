@@ -9,7 +9,7 @@ import { type ApiClient, basicAuthHeader } from '../../shared/client';
 import { authOf, call, serviceWith } from './support/service';
 import { verifyAction } from './support/verify-action';
 
-const { svc, alice, bob, guest } = await serviceWith(['alice', 'bob', 'guest']);
+const { svc, alice, bob, guest, admin } = await serviceWith(['alice', 'bob', 'guest', 'admin']);
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -196,6 +196,117 @@ describe('downloads', () => {
     const r = await download(alice, '/user_uploads/1/ab/AAAAAAAAAAAAAAAAAAAAAAAA/none.txt');
     expect(r.status).toBe(404);
     expect(await r.json()).toEqual({ result: 'error', msg: 'File not found', code: 'NOT_FOUND' });
+  });
+});
+
+describe('attachment update events', () => {
+  const linkTo = (url: string) => `[the file](${url})`;
+
+  async function uploaded(name: string) {
+    const up = await upload(alice, [[name, Buffer.from(name), 'text/plain']]);
+    const url = up.body.url as string;
+    const listed = (await attachments(alice)).attachments as Record<string, unknown>[];
+    const row = listed.find((a) => a.path_id === url.slice('/user_uploads/'.length)) as Record<
+      string,
+      unknown
+    >;
+    return { url, row };
+  }
+
+  const update = async (row: Record<string, unknown>, messages: number[]) => ({
+    type: 'attachment',
+    op: 'update',
+    attachment: { ...row, messages: messages.map((id) => ({ id, date_sent: expect.any(Number) })) },
+    upload_space_used: (await attachments(alice)).upload_space_used,
+    id: expect.any(Number),
+  });
+
+  it('a message linking the file tells the uploader, with the message in its list', async () => {
+    const { url, row } = await uploaded('linked.txt');
+    const bobId = (await bob.request('GET', '/users/me')).user_id as number;
+    const { events, result } = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        call(svc.url, 'POST', '/messages', {
+          auth: authOf(alice),
+          params: { type: 'private', to: JSON.stringify([bobId]), content: `see ${linkTo(url)}` },
+        }),
+    });
+    expect(result.status).toBe(200);
+    const id = result.body.id as number;
+    expect(events[0]?.map((e) => e.type)).toEqual(['attachment', 'message']);
+    expect(events[0]?.[0]).toEqual(await update(row, [id]));
+    // The event's list is what GET /attachments says from now on.
+    const listed = (await attachments(alice)).attachments as Record<string, unknown>[];
+    expect(listed.find((a) => a.id === row.id)?.messages).toEqual([{ id, date_sent: expect.any(Number) }]);
+    // Only the uploader hears of their files.
+    expect(events[1]?.map((e) => e.type)).toEqual(['message']);
+  });
+
+  it('an edit that links the file tells the uploader; one that drops the link, or a deletion, does not', async () => {
+    const { url, row } = await uploaded('edited.txt');
+    const first = await alice.request('POST', '/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'files',
+      content: 'nothing yet',
+    });
+    const id = first.id as number;
+    const linking = await verifyAction({
+      clients: [alice],
+      action: () =>
+        call(svc.url, 'PATCH', `/messages/${id}`, { auth: authOf(alice), params: { content: linkTo(url) } }),
+    });
+    expect(linking.result.status).toBe(200);
+    expect(linking.events[0]?.map((e) => e.type)).toEqual(['attachment', 'update_message']);
+    expect(linking.events[0]?.[0]).toEqual(await update(row, [id]));
+
+    // Still linked after another edit: no news.
+    const again = await verifyAction({
+      clients: [alice],
+      action: () =>
+        call(svc.url, 'PATCH', `/messages/${id}`, {
+          auth: authOf(alice),
+          params: { content: `${linkTo(url)}!` },
+        }),
+    });
+    expect(again.events[0]?.map((e) => e.type)).toEqual(['update_message']);
+
+    // As in the family, losing a link sends no attachment event.
+    const dropped = await verifyAction({
+      clients: [alice],
+      action: () =>
+        call(svc.url, 'PATCH', `/messages/${id}`, { auth: authOf(alice), params: { content: 'gone' } }),
+    });
+    expect(dropped.events[0]?.map((e) => e.type)).toEqual(['update_message']);
+    const second = await alice.request('POST', '/messages', {
+      type: 'stream',
+      to: 'general',
+      topic: 'files',
+      content: linkTo(url),
+    });
+    // Deleted (by an administrator: members may not delete by default).
+    const deleted = await verifyAction({
+      clients: [alice],
+      action: () => call(svc.url, 'DELETE', `/messages/${second.id as number}`, { auth: authOf(admin) }),
+    });
+    expect(deleted.result.status).toBe(200);
+    expect(deleted.events[0]?.map((e) => e.type)).toEqual(['delete_message']);
+  });
+
+  it("another user's message linking the file changes nothing the uploader lists", async () => {
+    const { url, row } = await uploaded('shared.txt');
+    const { events } = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        call(svc.url, 'POST', '/messages', {
+          auth: authOf(bob),
+          params: { type: 'stream', to: 'general', topic: 'files', content: linkTo(url) },
+        }),
+    });
+    expect(events.map((got) => got.map((e) => e.type))).toEqual([['message'], ['message']]);
+    const listed = (await attachments(alice)).attachments as Record<string, unknown>[];
+    expect(listed.find((a) => a.id === row.id)?.messages).toEqual([]);
   });
 });
 

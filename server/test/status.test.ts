@@ -268,8 +268,21 @@ describe('POST /users/me/status', () => {
   it('away is the inverse of presence_enabled', async () => {
     const { events, states } = await verifyAction({
       clients: [alice, bob],
+      // The presence update counter moves; no event carries it.
+      ignoreKeys: ['presence_last_update_id'],
       action: () => alice.request('POST', '/users/me/status', { away: true }),
     });
+    // Everyone sees Alice offline at once, as when presence_enabled is turned off directly.
+    const offline = {
+      type: 'presence',
+      user_id: ALICE,
+      email: svc.demo.users.alice,
+      server_timestamp: expect.any(Number),
+      presence: {
+        website: { client: 'website', status: 'idle', timestamp: expect.any(Number), pushable: false },
+      },
+      id: expect.any(Number),
+    };
     expect(events[0]).toEqual([
       {
         type: 'user_settings',
@@ -278,9 +291,13 @@ describe('POST /users/me/status', () => {
         value: false,
         id: expect.any(Number),
       },
+      offline,
       { type: 'user_status', user_id: ALICE, away: true, id: expect.any(Number) },
     ]);
-    expect(events[1]).toEqual([{ type: 'user_status', user_id: ALICE, away: true, id: expect.any(Number) }]);
+    expect(events[1]).toEqual([
+      offline,
+      { type: 'user_status', user_id: ALICE, away: true, id: expect.any(Number) },
+    ]);
     expect((states[0]?.user_settings as Record<string, unknown> | undefined)?.presence_enabled).toBe(false);
     expect((states[1]?.user_status as Record<string, unknown> | undefined)?.[String(ALICE)]).toEqual({
       away: true,

@@ -1,8 +1,8 @@
 /**
- * Messages' topic_links from the organization's linkifiers: GET /messages, GET /messages/{id},
- * message and update_message events; patterns on RE2 (a pathological pattern answers at
- * once); linkifier changes apply to messages fetched afterwards. The matching rules
- * themselves (formats/topic-links.ts) are tested directly at the end.
+ * Messages' topic_links from the organization's linkifiers and from bare URLs: GET /messages,
+ * GET /messages/{id}, message and update_message events; patterns on RE2 (a pathological
+ * pattern answers at once); linkifier changes apply to messages fetched afterwards. The
+ * matching rules themselves (formats/topic-links.ts) are tested directly at the end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/client';
@@ -147,6 +147,42 @@ describe('topic_links from linkifiers', () => {
   });
 });
 
+describe('bare URLs in topics', () => {
+  it('are links too, after and beside linkifier matches, in topic order', async () => {
+    await addLinkifier(issue);
+    const topic = 'see example.com/x, #12 and https://a.example/b';
+    const { events, result } = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        alice.request('POST', '/messages', { type: 'stream', to: 'general', topic, content: 'links' }),
+    });
+    const id = result.id as number;
+    const links = [
+      { text: 'example.com/x', url: 'https://example.com/x' },
+      issueLink(12),
+      { text: 'https://a.example/b', url: 'https://a.example/b' },
+    ];
+    const message = expect.objectContaining({ id, subject: topic, topic_links: links });
+    for (const got of events) expect(got).toEqual([expect.objectContaining({ type: 'message', message })]);
+    expect((await fetched(bob, id)).topic_links).toEqual(links);
+    expect((await fetchedOne(bob, id)).topic_links).toEqual(links);
+  });
+
+  it('need no linkifier, and follow a topic edit', async () => {
+    const id = await send(alice, 'general', 'plain', 'text');
+    expect((await fetched(bob, id)).topic_links).toEqual([]);
+    const { events } = await verifyAction({
+      clients: [alice, bob],
+      action: () =>
+        alice.request('PATCH', `/messages/${id}`, { topic: 'moved to https://tracker.example/1' }),
+    });
+    const links = [{ text: 'https://tracker.example/1', url: 'https://tracker.example/1' }];
+    for (const got of events)
+      expect(got[0]).toMatchObject({ type: 'update_message', message_id: id, topic_links: links });
+    expect((await fetched(bob, id)).topic_links).toEqual(links);
+  });
+});
+
 describe('TopicLinker', () => {
   const linker = (...list: [string, string][]) =>
     new TopicLinker(list.map(([pattern, url_template], i) => ({ id: i + 1, pattern, url_template })));
@@ -188,6 +224,51 @@ describe('TopicLinker', () => {
       [issue.pattern, issue.url_template],
     );
     expect(odd.links('a #1 bb')).toEqual([issueLink(1), { text: 'bb', url: 'https://b.example/bb' }]);
+  });
+
+  it('links bare URLs as the family does', () => {
+    const none = linker();
+    const bare = (text: string, url = text) => ({ text, url });
+    expect(none.links('see https://example.com/a?b=1.')).toEqual([bare('https://example.com/a?b=1')]);
+    expect(none.links('http://localhost:8080/x')).toEqual([bare('http://localhost:8080/x')]);
+    expect(none.links('(https://x.org/y), <http://y.org>')).toEqual([
+      bare('https://x.org/y'),
+      bare('http://y.org'),
+    ]);
+    // A domain needs a known top-level domain, in lower case; a few file extensions are none.
+    expect(none.links('docs: zulip.readthedocs.io/en/latest!')).toEqual([
+      bare('zulip.readthedocs.io/en/latest', 'https://zulip.readthedocs.io/en/latest'),
+    ]);
+    expect(none.links('a.b.community')).toEqual([bare('a.b.community', 'https://a.b.community')]);
+    expect(none.links('Example.COM notes.txt main.py x.zip v1.0')).toEqual([]);
+    expect(none.links('ünï.com/päth')).toEqual([bare('ünï.com/päth', 'https://ünï.com/päth')]);
+    expect(none.links('example.com/a?#f')).toEqual([bare('example.com/a?#f', 'https://example.com/a#f')]);
+    // Email and bitcoin addresses, as the family links them.
+    expect(none.links('ask foo@example.com')).toEqual([bare('foo@example.com', 'https://foo@example.com')]);
+    expect(none.links('pay bitcoin:1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toEqual([
+      bare('bitcoin:1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'),
+    ]);
+    // Only after the start, whitespace or an opening delimiter, and before punctuation and the end.
+    expect(none.links('xhttps://a.com https://b.com/c(d a.com/b)')).toEqual([
+      bare('a.com/b', 'https://a.com/b'),
+    ]);
+    expect(none.links('one https://a.com/x two https://b.com')).toEqual([
+      bare('https://a.com/x'),
+      bare('https://b.com'),
+    ]);
+  });
+
+  it('a linkifier match wins over a bare URL it overlaps', () => {
+    const hosts = linker(
+      ['(?P<host>[a-z]+)\\.com', 'https://hosts.example/{host}'],
+      [issue.pattern, issue.url_template],
+    );
+    expect(hosts.links('#1 a.com/x b.org #2')).toEqual([
+      issueLink(1),
+      { text: 'a.com', url: 'https://hosts.example/a' },
+      { text: 'b.org', url: 'https://b.org' },
+      issueLink(2),
+    ]);
   });
 
   it('expands RFC 6570 templates', () => {

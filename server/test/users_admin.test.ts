@@ -259,13 +259,21 @@ describe('DELETE /users/{user_id} and POST /users/{user_id}/reactivate', () => {
         { type: 'realm_user', op: 'remove', person: { user_id: BOB, full_name: 'Robert Smith' }, id: 0 },
       ]);
     }
-    // The waiting poll is answered at once; every further request fails authentication.
-    expect((await poll).body.events).toEqual([]);
+    // The waiting poll ends at once (long before any heartbeat) with the error every further
+    // request gets, not with an empty success a client would take as "poll again".
+    const ended = await Promise.race([
+      poll,
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 2000)),
+    ]);
+    if (ended === 'still waiting') throw new Error('the poll is still waiting');
+    expectError(ended, 'Account is deactivated', 'UNAUTHORIZED', 401);
+    expect(ended.headers.get('www-authenticate')).toBe('Basic realm="Confab"');
     const after = await call(svc.url, 'GET', '/events', {
       auth: authOf(bob),
       params: { queue_id: queue.queue_id as string, last_event_id: -1 },
     });
     expectError(after, 'Account is deactivated', 'UNAUTHORIZED', 401);
+    expect(after.headers.get('www-authenticate')).toBe(ended.headers.get('www-authenticate'));
     expectError(
       await call(svc.url, 'GET', '/users/me', { auth: authOf(bob) }),
       'Account is deactivated',
