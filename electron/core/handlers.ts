@@ -5,6 +5,7 @@
  */
 import type { AppInfo } from '../../shared/ipc';
 import type { AccountService } from './account-service';
+import type { ApiProxy } from './api-proxy';
 import type { DraftStores } from './drafts';
 import type { InvokeHandlers } from './router';
 import type { ServerWrites } from './server-writes';
@@ -16,9 +17,17 @@ export interface CoreServices {
   sessions: Sessions;
   drafts: DraftStores;
   writes: ServerWrites;
+  api: ApiProxy;
 }
 
-export function invokeHandlers({ info, accounts, sessions, drafts, writes }: CoreServices): InvokeHandlers {
+export function invokeHandlers({
+  info,
+  accounts,
+  sessions,
+  drafts,
+  writes,
+  api,
+}: CoreServices): InvokeHandlers {
   const draftsOf = async (accountId: string) => {
     await accounts.require(accountId);
     return drafts.of(accountId);
@@ -54,5 +63,7 @@ export function invokeHandlers({ info, accounts, sessions, drafts, writes }: Cor
       await service.delete(localId);
       return service.list();
     },
+    'api.call': (request) => api.call(request),
+    'api.upload': (request) => api.upload(request),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The core of the main process, free of Electron: accounts, credentials, one session (an
- * UpdateMachine) per account, drafts, writes and the IPC router, each a small service of its
+ * UpdateMachine) per account, drafts, writes, the REST proxy (api-proxy.ts) and the IPC router, each a small service of its
  * own, wired together here. Electron's glue (electron/main) and browser mode each create one
  * core and connect their transport to `handleInvoke` and `onPush`; nothing else crosses into a
  * renderer, and never an API key.
@@ -10,6 +10,7 @@ import type { AccountState } from '../../shared/domain';
 import type { AppState, IpcResult } from '../../shared/ipc';
 import { AccountService } from './account-service';
 import { Accounts } from './accounts';
+import { ApiProxy } from './api-proxy';
 import { appInfo } from './app-info';
 import { DraftStores } from './drafts';
 import { invokeHandlers } from './handlers';
@@ -96,9 +97,10 @@ export function createCore(options: CoreOptions): Core {
     accounts.follow(id, machine);
     drafts.follow(id, machine, client);
   });
+  const api = new ApiProxy(accounts, sessions);
   const info = () => appInfo({ ...options, secretStorageEncrypted: options.secretStore.encrypted });
   const router = createRouter(
-    invokeHandlers({ info, accounts, sessions, drafts, writes }),
+    invokeHandlers({ info, accounts, sessions, drafts, writes, api }),
     options.isTrustedSender,
   );
   let starting: Promise<void> | null = null;

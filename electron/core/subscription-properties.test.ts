@@ -68,7 +68,7 @@ describe('subscriptions.updateProperties', () => {
     // Through the client's named function: one form-encoded POST, subscription_data as JSON text.
     const posts = wire.requests.filter((r) => r.url.pathname.endsWith('/users/me/subscriptions/properties'));
     expect(posts.map((r) => [r.method, r.status])).toEqual([['POST', 200]]);
-    expect(new URLSearchParams(posts[0]?.init.body).get('subscription_data')).toBe(
+    expect(new URLSearchParams(posts[0]?.init.body as string).get('subscription_data')).toBe(
       JSON.stringify([
         { stream_id: general.stream_id, property: 'is_muted', value: true },
         { stream_id: general.stream_id, property: 'color', value: '#abcdef' },

@@ -77,7 +77,7 @@ describe('UpdateMachine: register and the long-poll', () => {
     machine.start();
     await waitFor('the snapshot', () => seen.snapshots[0]);
     const register = wire.requests.find(isRegister);
-    const body = new URLSearchParams(register?.init.body ?? '');
+    const body = new URLSearchParams((register?.init.body as string | undefined) ?? '');
     expect(body.get('apply_markdown')).toBe('true');
     expect(JSON.parse(body.get('client_capabilities') ?? 'null')).toEqual({
       notification_settings_null: true,

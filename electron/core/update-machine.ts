@@ -35,8 +35,14 @@ import {
 } from '../../shared/protocol';
 import { isTransient, retryDelayMs } from './backoff';
 
+/**
+ * No event_types / fetch_event_types: the snapshot has every part and the queue every event
+ * type (the domain ignores the types it does not know). Presence in the modern form, keyed by
+ * user id (slim_presence; shared/domain/presence.ts reads either form).
+ */
 export const REGISTER_PARAMS: RegisterParams = {
   apply_markdown: true,
+  slim_presence: true,
   client_capabilities: Object.fromEntries(CLIENT_CAPABILITIES.map((c) => [c, true])) as ClientCapabilities,
 };
 

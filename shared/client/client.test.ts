@@ -8,6 +8,7 @@ import {
   base64Utf8,
   basicAuthHeader,
   encodeParams,
+  multipartBody,
   NetworkError,
 } from './index';
 
@@ -35,6 +36,44 @@ describe('base64Utf8', () => {
   });
   it('builds the Basic header', () => {
     expect(basicAuthHeader('u@x', 'p')).toBe(`Basic ${Buffer.from('u@x:p').toString('base64')}`);
+  });
+});
+
+describe('multipartBody', () => {
+  const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+
+  it('is one file part between boundaries, its name quoted as browsers quote it', () => {
+    const data = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a]);
+    const { body, contentType } = multipartBody(
+      { fileName: 'zoë "1"\r\n.png', mimeType: 'image/png', data },
+      'file',
+      'XyZ',
+    );
+    expect(contentType).toBe('multipart/form-data; boundary=XyZ');
+    const head =
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="zoë %221%22%0D%0A.png"\r\n' +
+      'Content-Type: image/png\r\n\r\n';
+    const expected = Buffer.concat([
+      Buffer.from(head, 'utf8'),
+      Buffer.from(data),
+      Buffer.from('\r\n--XyZ--\r\n'),
+    ]);
+    expect(Buffer.from(body).equals(expected)).toBe(true);
+  });
+
+  it('sends an unknown or malformed media type as application/octet-stream', () => {
+    for (const mimeType of ['', 'text/plain\r\nX-Evil: 1', 'nonsense']) {
+      const { body } = multipartBody({ fileName: 'a', mimeType, data: new Uint8Array() }, 'file', 'b');
+      expect(text(body)).toContain('\r\nContent-Type: application/octet-stream\r\n\r\n');
+    }
+  });
+
+  it('draws a new random boundary for every body', () => {
+    const file = { fileName: 'a', mimeType: 'text/plain', data: new Uint8Array() };
+    const a = multipartBody(file).contentType;
+    const b = multipartBody(file).contentType;
+    expect(a).toMatch(/^multipart\/form-data; boundary=ConfabFormBoundary[0-9a-f]{32}$/);
+    expect(a).not.toBe(b);
   });
 });
 
@@ -114,6 +153,22 @@ describe('ApiClient over HTTP', () => {
     expect(last?.type).toBe('application/x-www-form-urlencoded');
     expect(last?.body).toBe('twenty_four_hour_time=true&timezone=Europe%2FBerlin');
     expect(last?.auth).toBeUndefined();
+  });
+
+  it('uploads a file as multipart/form-data, with Basic auth', async () => {
+    const client = new ApiClient({ serverUrl: url, credentials: { email: 'a@x', apiKey: 'KEY' } });
+    const data = new Uint8Array(Buffer.from('file body'));
+    expect(await client.upload('/ok', { fileName: 'n.txt', mimeType: 'text/plain', data })).toMatchObject({
+      value: 1,
+    });
+    const last = seen.at(-1);
+    const boundary = /^multipart\/form-data; boundary=(\S+)$/.exec(last?.type ?? '')?.[1];
+    expect(last?.method).toBe('POST');
+    expect(last?.auth).toBe(basicAuthHeader('a@x', 'KEY'));
+    expect(last?.body).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="n.txt"\r\n` +
+        `Content-Type: text/plain\r\n\r\nfile body\r\n--${boundary}--\r\n`,
+    );
   });
 
   it('throws ApiError with the envelope code and msg', async () => {

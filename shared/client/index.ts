@@ -37,7 +37,8 @@ export interface ResponseLike {
 export interface RequestInitLike {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Form-encoded text, or the bytes of a multipart/form-data body (uploads). */
+  body?: string | Uint8Array;
   signal?: SignalLike;
 }
 
@@ -90,12 +91,13 @@ export function encodeParams(params: Params): string {
 }
 
 /**
- * The two platform globals base64Utf8 needs. Both exist in Node 20 and every browser, but
+ * The platform globals this module needs. All exist in Node 20 and every browser, but
  * shared/ compiles without DOM or Node typings, so they are typed here, as narrowly as used.
  */
 interface TextGlobals {
   TextEncoder: new () => { encode(text: string): Uint8Array };
   btoa(binary: string): string;
+  crypto: { getRandomValues<T extends Uint8Array>(array: T): T };
 }
 
 /** Base64 of the UTF-8 bytes of `text` (btoa alone takes only Latin-1 text). */
@@ -108,6 +110,55 @@ export function base64Utf8(text: string): string {
 
 export function basicAuthHeader(username: string, password: string): string {
   return `Basic ${base64Utf8(`${username}:${password}`)}`;
+}
+
+/** A file to upload: its name as the user sees it, its media type and its bytes. */
+export interface UploadFile {
+  fileName: string;
+  /** '' when unknown: sent as application/octet-stream (the server sniffs the content anyway). */
+  mimeType: string;
+  data: Uint8Array;
+}
+
+/**
+ * A quoted parameter of a part header as browsers write it (WHATWG HTML, "multipart/form-data
+ * encoding algorithm"): UTF-8, with the three characters that would end the value or the
+ * header line percent-encoded.
+ */
+function quoteParam(value: string): string {
+  return `"${value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22')}"`;
+}
+
+/** A media type fit for a header line, else the generic one. */
+function partType(mimeType: string): string {
+  return /^[\w.+-]+\/[\w.+-]+$/.test(mimeType) ? mimeType : 'application/octet-stream';
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) with one file part, as bytes, and the Content-Type
+ * that names its boundary (random: 128 bits make a clash with the file's bytes negligible).
+ */
+export function multipartBody(
+  file: UploadFile,
+  fieldName = 'file',
+  boundary?: string,
+): { body: Uint8Array; contentType: string } {
+  const { TextEncoder, crypto } = globalThis as unknown as TextGlobals;
+  const random = crypto.getRandomValues(new Uint8Array(16));
+  const mark =
+    boundary ?? `ConfabFormBoundary${[...random].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `--${mark}\r\n` +
+      `Content-Disposition: form-data; name=${quoteParam(fieldName)}; filename=${quoteParam(file.fileName)}\r\n` +
+      `Content-Type: ${partType(file.mimeType)}\r\n\r\n`,
+  );
+  const tail = encoder.encode(`\r\n--${mark}--\r\n`);
+  const body = new Uint8Array(head.length + file.data.length + tail.length);
+  body.set(head, 0);
+  body.set(file.data, head.length);
+  body.set(tail, head.length + file.data.length);
+  return { body, contentType: `multipart/form-data; boundary=${mark}` };
 }
 
 /** The API root for a server address the user typed ("https://chat.example.com/"). */
@@ -181,6 +232,30 @@ export class ApiClient {
   ): Promise<Record<string, unknown>> {
     const encoded = encodeParams(params);
     let url = apiBase(this.serverUrl) + path;
+    const init = this.init(method, options);
+    if (method === 'GET') {
+      if (encoded) url += `?${encoded}`;
+    } else {
+      init.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      init.body = encoded;
+    }
+    return this.send(url, path, init);
+  }
+
+  /**
+   * POSTs one file as multipart/form-data (POST /user_uploads, POST /realm/emoji/{name});
+   * resolves with the parsed JSON body of a success, else throws.
+   */
+  async upload(path: string, file: UploadFile, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const { body, contentType } = multipartBody(file);
+    const init = this.init('POST', options);
+    init.headers['Content-Type'] = contentType;
+    init.body = body;
+    return this.send(apiBase(this.serverUrl) + path, path, init);
+  }
+
+  /** Method, credentials and the common headers of a request. */
+  private init(method: Method, options: CallOptions): RequestInitLike & { headers: Record<string, string> } {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.credentials) {
       headers.Authorization = basicAuthHeader(this.credentials.email, this.credentials.apiKey);
@@ -188,13 +263,12 @@ export class ApiClient {
     if (this.userAgent) headers['User-Agent'] = this.userAgent;
     const init: RequestInitLike = { method, headers };
     if (options.signal) init.signal = options.signal;
-    if (method === 'GET') {
-      if (encoded) url += `?${encoded}`;
-    } else {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      init.body = encoded;
-    }
+    return init as RequestInitLike & { headers: Record<string, string> };
+  }
 
+  /** Sends a prepared request and reads the envelope of its answer. */
+  private async send(url: string, path: string, init: RequestInitLike): Promise<Record<string, unknown>> {
+    const method = init.method;
     let response: ResponseLike;
     let text: string;
     try {

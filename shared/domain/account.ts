@@ -4,8 +4,9 @@
  * PerAccountStore). Pure: the renderer's store and the main process both use it, so a window
  * opened later gets exactly the state the others have.
  *
- * Kept: what the app's UIs read. The register fields no event changes (realm name, limits, ...)
- * stay in the raw snapshot the main process holds (see snapshotFromAccountState).
+ * Kept: what the app's UIs read, the organization's settings and limits included. The
+ * register fields no slice keeps stay in the raw snapshot the main process holds (see
+ * snapshotFromAccountState).
  *
  * Not kept: the queue position (last_event_id). It is the transport's, not the account's: the
  * UpdateMachine and the renderer's store track it beside this state. So an event that changes
@@ -15,6 +16,7 @@
 import {
   type EventOf,
   type EventType,
+  type MutedUser,
   type RegisterState,
   ROLES,
   type ServerEvent,
@@ -23,15 +25,41 @@ import {
 } from '../protocol';
 import { type DraftsState, draftsFromSnapshot, handleDraftsEvent } from './drafts';
 import {
+  handleMutedUsersEvent,
+  type MutedUsersState,
+  mutedUsersFromSnapshot,
+  mutedUsersToSnapshot,
+} from './muted-users';
+import {
+  handlePresenceEvent,
+  type PresenceState,
+  presenceFromSnapshot,
+  presencesToSnapshot,
+} from './presence';
+import {
   type AlertWordsState,
   type CustomProfileFieldsState,
+  type DefaultStreamsState,
+  defaultStreamIds,
+  dropDefaultStreams,
   handleAlertWordsEvent,
   handleCustomProfileFieldsEvent,
+  handleDefaultStreamsEvent,
+  handleRealmEmojiEvent,
+  handleRealmLinkifiersEvent,
   handleRealmPlaygroundsEvent,
   handleRealmUserSettingsDefaultsEvent,
+  type LinkifiersState,
   type PlaygroundsState,
+  type RealmEmojiState,
   type RealmUserSettingsDefaultsState,
 } from './realm';
+import { handleRealmEvent, type RealmState, realmFromSnapshot, realmToSnapshot } from './realm-settings';
+import {
+  handleMessageEventInRecentConversations,
+  type RecentPrivateConversationsState,
+  recentConversationsFromSnapshot,
+} from './recent-conversations';
 import { applySettingsEvent, type UserSettingsState } from './settings';
 import { handleStreamEvent, type StreamInfo, type StreamsState, streamsFromSnapshot } from './streams';
 import {
@@ -44,6 +72,7 @@ import {
 import {
   handleDeleteMessageEvent,
   handleMessageEvent,
+  handleUpdateMessageEvent,
   handleUpdateMessageFlagsEvent,
   type UnreadState,
   unreadsFromSnapshot,
@@ -86,6 +115,16 @@ export interface AccountState {
   userTopics: UserTopicsState;
   unreads: UnreadState;
   realmUserSettingsDefaults: RealmUserSettingsDefaultsState;
+  /** The organization's settings and limits, keyed without `realm_` (realm-settings.ts). */
+  realm: RealmState;
+  realmEmoji: RealmEmojiState;
+  realmLinkifiers: LinkifiersState;
+  /** Ids of the default streams (register gives them to non-guests only). */
+  realmDefaultStreams: DefaultStreamsState;
+  presence: PresenceState;
+  mutedUsers: MutedUsersState;
+  /** Newest first. */
+  recentPrivateConversations: RecentPrivateConversationsState;
 }
 
 /** Register fields the typed schema leaves loose; read with their shapes here. */
@@ -101,16 +140,25 @@ interface LooseSnapshot {
   user_topics?: UserTopic[];
   unread_msgs?: unknown;
   realm_user_settings_defaults?: RealmUserSettingsDefaultsState;
+  realm_emoji?: RealmEmojiState;
+  realm_linkifiers?: LinkifiersState;
+  realm_default_streams?: StreamInfo[];
+  presences?: unknown;
+  server_presence_offline_threshold_seconds?: unknown;
+  server_presence_ping_interval_seconds?: unknown;
+  muted_users?: MutedUser[];
+  recent_private_conversations?: unknown;
 }
 
 export function accountStateFromSnapshot(snapshot: RegisterState): AccountState {
   const loose = snapshot as RegisterState & LooseSnapshot;
+  const users = usersFromSnapshot(snapshot.realm_users, loose.realm_non_active_users);
   return {
     userId: snapshot.user_id ?? null,
     serviceVersion: snapshot.service_version,
     featureLevel: snapshot.service_feature_level,
     userSettings: (snapshot.user_settings ?? {}) as UserSettingsState,
-    users: usersFromSnapshot(snapshot.realm_users, loose.realm_non_active_users),
+    users,
     streams: streamsFromSnapshot(loose.streams),
     subscriptions: subscriptionsFromSnapshot({
       subscriptions: snapshot.subscriptions,
@@ -126,6 +174,13 @@ export function accountStateFromSnapshot(snapshot: RegisterState): AccountState 
     userTopics: userTopicsFromSnapshot(loose.user_topics),
     unreads: unreadsFromSnapshot(loose.unread_msgs),
     realmUserSettingsDefaults: loose.realm_user_settings_defaults ?? {},
+    realm: realmFromSnapshot(snapshot),
+    realmEmoji: loose.realm_emoji ?? {},
+    realmLinkifiers: loose.realm_linkifiers ?? [],
+    realmDefaultStreams: defaultStreamIds(loose.realm_default_streams),
+    presence: presenceFromSnapshot(loose, users),
+    mutedUsers: mutedUsersFromSnapshot(loose.muted_users),
+    recentPrivateConversations: recentConversationsFromSnapshot(loose.recent_private_conversations),
   };
 }
 
@@ -177,9 +232,25 @@ export function applyEvent(state: AccountState, event: ServerEvent): AccountStat
       return next;
     }
     case 'stream': {
-      const next = withSlice(state, 'streams', handleStreamEvent(state.streams, event));
-      return withSlice(next, 'subscriptions', handleStreamEventInSubscriptions(next.subscriptions, event));
+      let next = withSlice(state, 'streams', handleStreamEvent(state.streams, event));
+      next = withSlice(next, 'subscriptions', handleStreamEventInSubscriptions(next.subscriptions, event));
+      if (event.op !== 'delete') return next;
+      const gone = event.streams.map((s) => s.stream_id);
+      return withSlice(next, 'realmDefaultStreams', dropDefaultStreams(next.realmDefaultStreams, gone));
     }
+    case 'message': {
+      const next = withSlice(state, 'unreads', handleMessageEvent(state.unreads, event, state.userId));
+      return withSlice(
+        next,
+        'recentPrivateConversations',
+        handleMessageEventInRecentConversations(next.recentPrivateConversations, event, state.userId),
+      );
+    }
+    case 'attachment':
+    case 'scheduled_messages':
+    case 'realm_bot':
+      // Request/response data (renderer/src/queries): the renderer refreshes what shows them.
+      return state;
     default:
       // Every other type changes one slice (SLICE_REDUCERS); a type neither here nor there
       // does not compile.
@@ -214,9 +285,15 @@ const SLICE_REDUCERS = {
   update_message_flags: onSlice('unreads', (unreads, event, state) =>
     handleUpdateMessageFlagsEvent(unreads, event, state.userId),
   ),
-  message: onSlice('unreads', (unreads, event, state) => handleMessageEvent(unreads, event, state.userId)),
   delete_message: onSlice('unreads', handleDeleteMessageEvent),
+  update_message: onSlice('unreads', handleUpdateMessageEvent),
   realm_user_settings_defaults: onSlice('realmUserSettingsDefaults', handleRealmUserSettingsDefaultsEvent),
+  realm: onSlice('realm', handleRealmEvent),
+  realm_emoji: onSlice('realmEmoji', handleRealmEmojiEvent),
+  realm_linkifiers: onSlice('realmLinkifiers', handleRealmLinkifiersEvent),
+  default_streams: onSlice('realmDefaultStreams', handleDefaultStreamsEvent),
+  presence: onSlice('presence', handlePresenceEvent),
+  muted_users: onSlice('mutedUsers', handleMutedUsersEvent),
 } satisfies { [T in EventType]?: (state: AccountState, event: EventOf<T>) => AccountState };
 
 type SliceEventType = keyof typeof SLICE_REDUCERS;
@@ -332,6 +409,32 @@ export function snapshotFromAccountState(
   put('user_topics', () => Object.values(state.userTopics));
   put('unread_msgs', () => unreadsToSnapshot(state.unreads, (raw as LooseSnapshot).unread_msgs));
   put('realm_user_settings_defaults', () => ({ ...state.realmUserSettingsDefaults }));
+  // The organization's settings, under their register names (realm_name ...).
+  Object.assign(out, realmToSnapshot(state.realm));
+  // The newer slices are also written when events filled them although the snapshot lacked
+  // them, so that the state rebuilt from the written snapshot is the same.
+  const putFilled = (key: string, filled: boolean, value: () => unknown) => {
+    if (filled || key in raw) out[key] = value();
+  };
+  putFilled('realm_emoji', Object.keys(state.realmEmoji).length > 0, () => ({ ...state.realmEmoji }));
+  putFilled('realm_linkifiers', state.realmLinkifiers.length > 0, () => state.realmLinkifiers);
+  putFilled('realm_default_streams', state.realmDefaultStreams.length > 0, () => {
+    const before = new Map(((raw as LooseSnapshot).realm_default_streams ?? []).map((s) => [s.stream_id, s]));
+    return state.realmDefaultStreams.map((id) => state.streams[id] ?? before.get(id) ?? { stream_id: id });
+  });
+  // Always the modern form: accountStateFromSnapshot reads either.
+  putFilled('presences', Object.keys(state.presence.users).length > 0, () =>
+    presencesToSnapshot(state.presence),
+  );
+  putFilled('muted_users', Object.keys(state.mutedUsers).length > 0, () =>
+    mutedUsersToSnapshot(state.mutedUsers),
+  );
+  putFilled('recent_private_conversations', state.recentPrivateConversations.length > 0, () =>
+    state.recentPrivateConversations.map((c) => ({
+      max_message_id: c.max_message_id,
+      user_ids: [...c.user_ids],
+    })),
+  );
   // The register's copies of the user's own fields at the top level, from the users slice.
   const self = ownUser(state) as Record<string, unknown> | undefined;
   if (self) {

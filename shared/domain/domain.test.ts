@@ -31,6 +31,13 @@ describe('account state', () => {
       userTopics: {},
       unreads: { messages: {}, mentions: [] },
       realmUserSettingsDefaults: {},
+      realm: {},
+      realmEmoji: {},
+      realmLinkifiers: [],
+      realmDefaultStreams: [],
+      presence: { users: {}, offlineThresholdSeconds: 140, pingIntervalSeconds: 60 },
+      mutedUsers: {},
+      recentPrivateConversations: [],
     });
   });
 

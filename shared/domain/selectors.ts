@@ -6,7 +6,8 @@
  * the total too (the spec's rule has no exception for it); it counts among `mentions` and
  * `privateAndMentions`, which are about who is addressed, not about muting.
  */
-import type { AccountState } from './account';
+import { type AccountState, ownUser } from './account';
+import { type PresenceStatus, presenceStatus } from './presence';
 import type { SubscriptionsState } from './subscriptions';
 import type { UnreadState } from './unreads';
 import { topicKey, type UserTopicsState, VISIBILITY_POLICY } from './user-topics';
@@ -170,3 +171,24 @@ export function selectBadgeCount(state: AccountState): number {
       return 0;
   }
 }
+
+// ---- people ---------------------------------------------------------------------------------
+
+/**
+ * Whether a user is active, idle or offline at `nowMs` (epoch milliseconds, as Date.now()
+ * gives), by the family's rule and the server's offline threshold (presence.ts). The user
+ * themself is active while they share presence (presence_enabled), as in the family's web
+ * client: this app is open, so they are here.
+ */
+export function presenceOf(state: AccountState, userId: number, nowMs: number): PresenceStatus {
+  if (userId === state.userId) return state.userSettings.presence_enabled === false ? 'offline' : 'active';
+  const { users, offlineThresholdSeconds } = state.presence;
+  return presenceStatus(users[userId], nowMs / 1000, offlineThresholdSeconds);
+}
+
+/** Whether the user muted this user (their messages are hidden and marked read). */
+export const isUserMuted = (state: AccountState, userId: number): boolean =>
+  Object.hasOwn(state.mutedUsers, userId);
+
+/** Whether the user is an administrator (or owner) of the organization. */
+export const selectIsAdmin = (state: AccountState): boolean => ownUser(state)?.is_admin === true;

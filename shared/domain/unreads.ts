@@ -173,3 +173,27 @@ export function handleDeleteMessageEvent(state: UnreadState, event: EventOf<'del
   const ids = event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id]);
   return drop(state, ids);
 }
+
+/**
+ * Moved messages (a new topic, a new stream, or both; `message_ids` lists every message the
+ * move took along): their unread entries follow them. An edit of the content alone moves
+ * nothing.
+ */
+export function handleUpdateMessageEvent(state: UnreadState, event: EventOf<'update_message'>): UnreadState {
+  const { new_stream_id: newStreamId, subject: newTopic } = event;
+  if (newStreamId === undefined && newTopic === undefined) return state;
+  let messages: Record<number, UnreadLocation> | null = null;
+  for (const id of event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id])) {
+    const where = state.messages[id];
+    if (where?.kind !== 'stream') continue;
+    const moved = {
+      kind: 'stream' as const,
+      streamId: newStreamId ?? where.streamId,
+      topic: newTopic ?? where.topic,
+    };
+    if (moved.streamId === where.streamId && moved.topic === where.topic) continue;
+    messages ??= { ...state.messages };
+    messages[id] = moved;
+  }
+  return messages ? { ...state, messages } : state;
+}

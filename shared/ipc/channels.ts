@@ -27,6 +27,8 @@ const INVOKE: Record<InvokeChannel, true> = {
   'drafts.list': true,
   'drafts.save': true,
   'drafts.delete': true,
+  'api.call': true,
+  'api.upload': true,
 };
 
 const PUSH: Record<PushChannel, true> = {

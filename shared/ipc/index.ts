@@ -179,6 +179,67 @@ export const draftInputSchema = z.object({
 });
 export type DraftInput = z.infer<typeof draftInputSchema>;
 
+// ---- the service's REST API, through the main process (electron/core/api-proxy.ts) -----------
+
+export const API_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** Longest path of an api.call (relative to /api/v1, e.g. `/streams/12`). */
+export const MAX_API_PATH_LENGTH = 500;
+/** Largest params of an api.call, as JSON text in UTF-8 bytes. */
+export const MAX_API_PARAMS_BYTES = 1_000_000;
+/** Largest file of an api.upload (the service's own limit for uploads). */
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** The longest base64 text of a file of MAX_UPLOAD_BYTES. */
+const MAX_UPLOAD_BASE64_LENGTH = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
+
+/** UTF-8 length of a JSON text, without TextEncoder (shared/ has no DOM or Node typings). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** JSON text of a value, or null when it has none (a cycle, a BigInt). */
+function jsonOf(value: unknown): string | null {
+  try {
+    return JSON.stringify(value) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const apiParamsSchema = z
+  .record(z.string(), z.unknown())
+  .refine((params) => jsonOf(params) !== null, 'params must be JSON values')
+  .refine(
+    (params) => utf8Length(jsonOf(params) ?? '') <= MAX_API_PARAMS_BYTES,
+    `params must be at most ${MAX_API_PARAMS_BYTES} bytes of JSON`,
+  );
+
+const apiPathSchema = z
+  .string()
+  .min(1)
+  .max(MAX_API_PATH_LENGTH)
+  .refine((path) => path.startsWith('/'), 'path must start with /');
+
+/** Bytes of the file base64 text encodes (its length is checked first). */
+function base64Bytes(text: string): number {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return (text.length / 4) * 3 - padding;
+}
+
+/** The answer of an api.call or api.upload: the service's success body without result and msg. */
+export type ApiBody = Record<string, unknown>;
+
 export const invokeSchemas = {
   'app.getInfo': z.object({}),
   'app.getState': z.object({}),
@@ -206,6 +267,42 @@ export const invokeSchemas = {
   'drafts.list': z.object({ accountId: accountIdSchema }),
   'drafts.save': z.object({ accountId: accountIdSchema, draft: draftInputSchema }),
   'drafts.delete': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
+  /**
+   * One request to the account's server, sent by the main process with the account's key:
+   * only endpoints of the catalogue, and none the app must keep to itself (see
+   * electron/core/api-proxy.ts). Params are encoded as every request is (bare strings, JSON
+   * for the rest); a partially completed request answers its body with code REQUEST_TIMEOUT.
+   */
+  'api.call': z.object({
+    accountId: accountIdSchema,
+    method: z.enum(API_METHODS),
+    path: apiPathSchema,
+    params: apiParamsSchema.optional(),
+  }),
+  /** One file as multipart/form-data: a file to link in messages, or a custom emoji's image. */
+  'api.upload': z.object({
+    accountId: accountIdSchema,
+    path: apiPathSchema,
+    fileName: z
+      .string()
+      .min(1)
+      .max(255)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+      .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'fileName must not contain control characters'),
+    mimeType: z.string().max(255),
+    dataBase64: z
+      .string()
+      .max(MAX_UPLOAD_BASE64_LENGTH)
+      // One flat character class: a quantified group overflows the regexp stack on 25 MiB.
+      .refine(
+        (text) => text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text),
+        'dataBase64 must be base64',
+      )
+      .refine(
+        (text) => base64Bytes(text) <= MAX_UPLOAD_BYTES,
+        `the file must be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`,
+      ),
+  }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 
 export type InvokeRequest<C extends InvokeChannel> = z.infer<(typeof invokeSchemas)[C]>;
@@ -224,6 +321,8 @@ export interface InvokeResponses {
   'drafts.list': LocalDraft[];
   'drafts.save': LocalDraft;
   'drafts.delete': LocalDraft[];
+  'api.call': ApiBody;
+  'api.upload': ApiBody;
 }
 
 // ---- pushed events ------------------------------------------------------------------------

@@ -73,3 +73,75 @@ describe('subscriptions.updateProperties', () => {
     expect([ok, wrongValue, wrongName].map((u) => properties(u))).toEqual([true, false, false]);
   });
 });
+
+describe('api.call', () => {
+  const call = (payload: Record<string, unknown>) =>
+    invokeSchemas['api.call'].safeParse({ accountId: 'a1', method: 'GET', path: '/users/me', ...payload })
+      .success;
+
+  it('takes a method, a path and JSON params', () => {
+    expect(call({})).toBe(true);
+    expect(call({ method: 'POST', path: '/users/me/alert_words', params: { alert_words: ['x'] } })).toBe(
+      true,
+    );
+    expect(call({ method: 'DELETE', params: { nested: { a: [1, null, 'b'] } } })).toBe(true);
+  });
+
+  it('refuses other methods, paths without a leading slash or over 500 characters', () => {
+    expect(call({ method: 'PUT' })).toBe(false);
+    expect(call({ method: 'get' })).toBe(false);
+    expect(call({ path: 'users/me' })).toBe(false);
+    expect(call({ path: '' })).toBe(false);
+    expect(call({ path: `/${'a'.repeat(499)}` })).toBe(true);
+    expect(call({ path: `/${'a'.repeat(500)}` })).toBe(false);
+  });
+
+  it('bounds params to 1 MB of JSON (UTF-8 bytes) and refuses what has no JSON', () => {
+    const budget = 1_000_000 - '{"t":""}'.length;
+    expect(call({ params: { t: 'x'.repeat(budget) } })).toBe(true);
+    expect(call({ params: { t: 'x'.repeat(budget + 1) } })).toBe(false);
+    // Two bytes each in UTF-8.
+    expect(call({ params: { t: 'é'.repeat(Math.floor(budget / 2) + 1) } })).toBe(false);
+    expect(call({ params: ['x'] })).toBe(false);
+    expect(call({ params: { n: 1n } })).toBe(false);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(call({ params: cycle })).toBe(false);
+  });
+});
+
+describe('api.upload', () => {
+  const upload = (payload: Record<string, unknown>) =>
+    invokeSchemas['api.upload'].safeParse({
+      accountId: 'a1',
+      path: '/user_uploads',
+      fileName: 'a.txt',
+      mimeType: 'text/plain',
+      dataBase64: 'aGk=',
+      ...payload,
+    }).success;
+
+  it('takes a file name, a media type and base64 data', () => {
+    expect(upload({})).toBe(true);
+    expect(upload({ mimeType: '', dataBase64: '' })).toBe(true);
+    expect(upload({ dataBase64: 'aGVsbG8=' })).toBe(true);
+  });
+
+  it('refuses data that is not base64, names with control characters, empty names', () => {
+    expect(upload({ dataBase64: 'aGk' })).toBe(false);
+    expect(upload({ dataBase64: 'a*k=' })).toBe(false);
+    expect(upload({ dataBase64: 'aG=k' })).toBe(false);
+    expect(upload({ fileName: '' })).toBe(false);
+    expect(upload({ fileName: 'a\u0000.txt' })).toBe(false);
+    expect(upload({ fileName: 'x'.repeat(256) })).toBe(false);
+  });
+
+  it('takes files of up to 25 MiB', () => {
+    const max = 25 * 1024 * 1024;
+    // 25 MiB is not a multiple of 3: the last group carries one byte and two "=".
+    const exact = `${'A'.repeat(Math.floor(max / 3) * 4)}AA==`;
+    expect(Buffer.from(exact, 'base64').length).toBe(max);
+    expect(upload({ dataBase64: exact })).toBe(true);
+    expect(upload({ dataBase64: `${'A'.repeat(Math.floor(max / 3) * 4)}AAA=` })).toBe(false);
+  });
+});

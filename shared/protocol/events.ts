@@ -287,6 +287,160 @@ export const deleteMessageEventSchema = z.object({
 
 export const realmUserSettingsDefaultsEventSchema = settingUpdateEvent('realm_user_settings_defaults');
 
+// ---- the organization (realm) ----------------------------------------------------------------
+
+/** A value of an organization setting: a scalar, or (a few settings) a JSON object or list. */
+const realmValue = z.union([
+  z.boolean(),
+  z.number(),
+  z.string(),
+  z.null(),
+  z.array(z.unknown()),
+  z.record(z.string(), z.unknown()),
+]);
+
+/**
+ * realm: `update` changes one setting (`property` is the register field without `realm_`),
+ * `update_dict` several at once (`data`; `property` is "default", or "icon" / "logo" for the
+ * images' fields), `deactivated` announces the organization's end (the next request fails).
+ */
+export const realmEventSchema = z.discriminatedUnion('op', [
+  z.looseObject({
+    id,
+    type: z.literal('realm'),
+    op: z.literal('update'),
+    property: z.string(),
+    value: realmValue,
+  }),
+  z.looseObject({
+    id,
+    type: z.literal('realm'),
+    op: z.literal('update_dict'),
+    property: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+  z.looseObject({ id, type: z.literal('realm'), op: z.literal('deactivated') }),
+]);
+
+/** One custom emoji as register's realm_emoji and the realm_emoji event carry it (keyed by id). */
+export const realmEmojiSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  source_url: z.string(),
+  still_url: z.string().nullable().optional(),
+  deactivated: z.boolean(),
+  author_id: z.number().int().nullable().optional(),
+});
+export type RealmEmoji = z.infer<typeof realmEmojiSchema>;
+
+/** The whole map after any change. */
+export const realmEmojiEventSchema = z.looseObject({
+  id,
+  type: z.literal('realm_emoji'),
+  op: z.literal('update'),
+  realm_emoji: z.record(z.string(), realmEmojiSchema),
+});
+
+export const linkifierSchema = z.looseObject({
+  id: z.number().int(),
+  pattern: z.string(),
+  url_template: z.string(),
+});
+export type Linkifier = z.infer<typeof linkifierSchema>;
+
+/** The whole list after any change. */
+export const realmLinkifiersEventSchema = z.looseObject({
+  id,
+  type: z.literal('realm_linkifiers'),
+  realm_linkifiers: z.array(linkifierSchema),
+});
+
+/** The organization's default streams after any change (stream objects). */
+export const defaultStreamsEventSchema = z.looseObject({
+  id,
+  type: z.literal('default_streams'),
+  default_streams: z.array(streamSchema),
+});
+
+// ---- people --------------------------------------------------------------------------------
+
+/** The modern presence form (slim_presence): when the user was last active, last connected. */
+export const modernPresenceSchema = z.looseObject({
+  active_timestamp: z.number().optional(),
+  idle_timestamp: z.number().optional(),
+});
+export type ModernPresence = z.infer<typeof modernPresenceSchema>;
+
+/** One client's entry of the legacy presence form (`website`, `aggregated`). */
+export const legacyClientPresenceSchema = z.looseObject({
+  status: z.enum(['active', 'idle']),
+  timestamp: z.number(),
+});
+
+/**
+ * A user came online (or reported for the first time): the legacy form, one entry per client
+ * (always `website` since the family's feature level 178). The interface family sends it only
+ * for such news; the rest of presence is learnt by POST /users/me/presence.
+ */
+export const presenceEventSchema = z.looseObject({
+  id,
+  type: z.literal('presence'),
+  user_id: z.number().int().optional(),
+  email: z.string().optional(),
+  server_timestamp: z.number().optional(),
+  presence: z.record(z.string(), legacyClientPresenceSchema).optional(),
+  /** The family's newer form (simplified_presence_events): modern entries keyed by user id. */
+  presences: z.record(z.string(), modernPresenceSchema).optional(),
+});
+
+export const mutedUserSchema = z.looseObject({ id: z.number().int(), timestamp: z.number() });
+export type MutedUser = z.infer<typeof mutedUserSchema>;
+
+/** The user's whole muted-users list after any change. */
+export const mutedUsersEventSchema = z.looseObject({
+  id,
+  type: z.literal('muted_users'),
+  muted_users: z.array(mutedUserSchema),
+});
+
+// ---- kept by request/response queries, not by slices ----------------------------------------
+// Known so that they reach the renderer, which refreshes the queries that show them
+// (renderer/src/queries/api.ts); loose, so that a field this client does not read never fails.
+
+/** A message was edited or moved (content, topic, stream). */
+export const updateMessageEventSchema = z.looseObject({
+  id,
+  type: z.literal('update_message'),
+  message_id: z.number().int().optional(),
+  message_ids: z.array(z.number().int()).optional(),
+  stream_id: z.number().int().optional(),
+  new_stream_id: z.number().int().optional(),
+  orig_subject: z.string().optional(),
+  subject: z.string().optional(),
+  propagate_mode: z.string().optional(),
+  rendering_only: z.boolean().optional(),
+});
+
+/** An uploaded file of the user's was added, changed or removed. */
+export const attachmentEventSchema = z.looseObject({
+  id,
+  type: z.literal('attachment'),
+  op: z.string(),
+});
+
+export const scheduledMessagesEventSchema = z.looseObject({
+  id,
+  type: z.literal('scheduled_messages'),
+  op: z.string(),
+});
+
+/** A bot the user administers was added, changed or deactivated. */
+export const realmBotEventSchema = z.looseObject({
+  id,
+  type: z.literal('realm_bot'),
+  op: z.string(),
+});
+
 /** Schemas by event type; a type that is not here is unknown to this client. */
 export const EVENT_SCHEMAS = {
   heartbeat: heartbeatEventSchema,
@@ -308,6 +462,16 @@ export const EVENT_SCHEMAS = {
   message: messageEventSchema,
   delete_message: deleteMessageEventSchema,
   realm_user_settings_defaults: realmUserSettingsDefaultsEventSchema,
+  realm: realmEventSchema,
+  realm_emoji: realmEmojiEventSchema,
+  realm_linkifiers: realmLinkifiersEventSchema,
+  default_streams: defaultStreamsEventSchema,
+  presence: presenceEventSchema,
+  muted_users: mutedUsersEventSchema,
+  update_message: updateMessageEventSchema,
+  attachment: attachmentEventSchema,
+  scheduled_messages: scheduledMessagesEventSchema,
+  realm_bot: realmBotEventSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_SCHEMAS;

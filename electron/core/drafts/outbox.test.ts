@@ -155,7 +155,7 @@ describe('the drafts outbox', () => {
     const server = new Map<number, Record<string, unknown>>();
     let nextId = 1;
     const { client, calls } = scriptedClient((call, init) => {
-      const form = new URLSearchParams(init.body ?? '');
+      const form = new URLSearchParams((init.body as string | undefined) ?? '');
       if (call === 'GET /drafts') return ok({ count: server.size, drafts: [...server.values()] });
       if (call === 'POST /drafts') {
         const [draft] = JSON.parse(form.get('drafts') ?? '[]') as Record<string, unknown>[];

@@ -1,0 +1,177 @@
+/**
+ * The renderer's way to the service's REST API (`api.call`, `api.upload`): a request names a
+ * method and a path of the endpoint catalogue (shared/protocol/endpoints.ts), and the main
+ * process sends it with the account's key, which the renderer never holds. The router has
+ * already bounded the payload's sizes (shared/ipc); this module decides what may be sent at
+ * all, before anything goes to the server:
+ *
+ * - only endpoints of the catalogue, with every path parameter one plain segment (no `..`,
+ *   no encoded slash: a path must not resolve to another endpoint than the one it matched);
+ * - never what the main process must keep to itself: anything that returns or rotates an API
+ *   key, the event queue (register, events: the core's UpdateMachine owns it), the drafts (the
+ *   core's drafts store syncs them), incoming webhooks, and the settings of PATCH /settings
+ *   (settings.update, so that the core sees them: drafts synchronization, notifications).
+ *
+ * Refusals are CoreErrors with code BAD_REQUEST and say why; the service's own errors come
+ * back with its message and code (router.ts).
+ */
+import type { ApiClient, Params } from '../../shared/client';
+import type { ApiBody, ApiMethod, InvokeRequest } from '../../shared/ipc';
+import { ALL_SETTINGS, ENDPOINTS } from '../../shared/protocol';
+import type { AccountService } from './account-service';
+import { CoreError } from './errors';
+import type { Sessions } from './sessions';
+
+/** A request that hangs must not hold the renderer's promise forever. */
+export const API_CALL_TIMEOUT_MS = 30_000;
+/** An upload of up to 25 MiB needs longer on a slow line. */
+export const API_UPLOAD_TIMEOUT_MS = 5 * 60_000;
+
+/** One path segment: what a `{name}` of a path template matches. */
+const SEGMENT = /^[A-Za-z0-9_.%-]+$/;
+
+/** The endpoints api.upload sends files to. */
+export const UPLOAD_PATHS = ['/user_uploads', '/realm/emoji/{emoji_name}'] as const;
+
+/** Parameters of PATCH /settings that are not settings: the account's name, address, password. */
+export const ACCOUNT_FIELDS: readonly string[] = ['full_name', 'email', 'old_password', 'new_password'];
+const SETTINGS_PATHS: readonly string[] = ['/settings', '/settings/display', '/settings/notifications'];
+
+/** Endpoints the renderer may never call itself, whatever the method, and why. */
+const REFUSED: readonly { templates: readonly string[]; why: string }[] = [
+  {
+    templates: ['/fetch_api_key', '/dev_fetch_api_key', '/jwt/fetch_api_key', '/users/me/api_key/regenerate'],
+    why: 'API keys never leave the main process',
+  },
+  { templates: ['/register', '/events'], why: "the main process owns the account's event queue" },
+  {
+    templates: ['/drafts', '/drafts/{draft_id}'],
+    why: 'drafts go through drafts.save and drafts.delete, which keep them on this computer first',
+  },
+  {
+    // Incoming webhooks authenticate with a bot's key: never the app's business.
+    templates: ENDPOINTS.filter((e) => e.permission === 'webhook').map((e) => e.path),
+    why: 'incoming webhooks are for integrations',
+  },
+];
+
+export const refusedMessage = (method: string, path: string, why: string): string =>
+  `Refused: ${method} ${path}: ${why}`;
+export const unknownEndpointMessage = (method: string, path: string): string =>
+  `Unknown endpoint: ${method} ${path}`;
+export const invalidPathMessage = (path: string): string =>
+  `Invalid path: ${JSON.stringify(path)} (segments of letters, digits and _.%- only)`;
+export const settingsRefusedMessage = (names: readonly string[]): string =>
+  `Refused: PATCH /settings with ${names.join(', ')}: settings go through settings.update`;
+
+const refuse = (message: string): CoreError => new CoreError('BAD_REQUEST', message);
+
+/**
+ * The path's segments when every one is a plain segment, else null: `.` and `..` (also
+ * percent-encoded) would make the URL resolve to another endpoint than the one matched, and
+ * an encoded slash would split a parameter in two on the server.
+ */
+function segmentsOf(path: string): string[] | null {
+  if (!path.startsWith('/')) return null;
+  const segments = path.slice(1).split('/');
+  for (const segment of segments) {
+    if (!SEGMENT.test(segment)) return null;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (decoded === '.' || decoded === '..' || /[/\\]/.test(decoded)) return null;
+  }
+  return segments;
+}
+
+/** Whether the segments fit a path template (`{name}` takes any one segment). */
+function fits(segments: readonly string[], template: string): boolean {
+  const parts = template.slice(1).split('/');
+  return (
+    parts.length === segments.length &&
+    parts.every((part, i) => (part.startsWith('{') && part.endsWith('}')) || part === segments[i])
+  );
+}
+
+/** Checks one api.call; throws a BAD_REQUEST CoreError saying why it may not be sent. */
+export function checkApiCall(
+  method: ApiMethod,
+  path: string,
+  params: Readonly<Record<string, unknown>>,
+): void {
+  const segments = segmentsOf(path);
+  if (segments === null) throw refuse(invalidPathMessage(path));
+  // Percent-encoded letters must not smuggle a refused endpoint past the comparison.
+  const decoded = segments.map((s) => decodeURIComponent(s));
+  for (const { templates, why } of REFUSED) {
+    if (templates.some((t) => fits(segments, t) || fits(decoded, t))) {
+      throw refuse(refusedMessage(method, path, why));
+    }
+  }
+  if (!ENDPOINTS.some((e) => e.method === method && fits(segments, e.path))) {
+    throw refuse(unknownEndpointMessage(method, path));
+  }
+  if (method === 'PATCH' && SETTINGS_PATHS.includes(path)) {
+    const settings = Object.keys(params).filter((name) => Object.hasOwn(ALL_SETTINGS, name));
+    if (settings.length > 0) throw refuse(settingsRefusedMessage(settings));
+  }
+}
+
+/** Checks one api.upload's path: /user_uploads or /realm/emoji/{emoji_name}. */
+export function checkUploadPath(path: string): void {
+  const segments = segmentsOf(path);
+  if (segments === null) throw refuse(invalidPathMessage(path));
+  if (!UPLOAD_PATHS.some((t) => fits(segments, t))) {
+    throw refuse(`Refused: api.upload sends files to ${UPLOAD_PATHS.join(' or ')}, not to ${path}`);
+  }
+}
+
+/** The success body as the renderer gets it: without the envelope's result and msg. */
+function withoutEnvelope(body: Record<string, unknown>): ApiBody {
+  const { result: _result, msg: _msg, ...rest } = body;
+  return rest;
+}
+
+export class ApiProxy {
+  constructor(
+    private readonly accounts: AccountService,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async call({ accountId, method, path, params = {} }: InvokeRequest<'api.call'>): Promise<ApiBody> {
+    checkApiCall(method, path, params);
+    const client = await this.clientOf(accountId);
+    // Values of any JSON type: the client sends strings bare and the rest as JSON text.
+    const body = await client.request(method, path, params as Params, {
+      signal: AbortSignal.timeout(API_CALL_TIMEOUT_MS),
+    });
+    return withoutEnvelope(body);
+  }
+
+  async upload({
+    accountId,
+    path,
+    fileName,
+    mimeType,
+    dataBase64,
+  }: InvokeRequest<'api.upload'>): Promise<ApiBody> {
+    checkUploadPath(path);
+    const client = await this.clientOf(accountId);
+    const data = new Uint8Array(Buffer.from(dataBase64, 'base64'));
+    const body = await client.upload(
+      path,
+      { fileName, mimeType, data },
+      { signal: AbortSignal.timeout(API_UPLOAD_TIMEOUT_MS) },
+    );
+    return withoutEnvelope(body);
+  }
+
+  /** The client of the account's running session (it carries the key). */
+  private async clientOf(accountId: string): Promise<ApiClient> {
+    await this.accounts.require(accountId);
+    return this.sessions.client(accountId);
+  }
+}
