@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { loginAs } from '../test/support/server';
-import { expect, signInAndWait, test } from './support/app';
+import { connectionStatus, expect, openSettings, signInAndWait, test } from './support/app';
 
 /** Runs in the page: every string reachable from window's own properties (depth-limited), with its path. */
 function findInGlobals(needle: string): string[] {
@@ -69,14 +69,15 @@ test('no API key anywhere the renderer can read, also after a change and a recon
   const secrets = await readFile(path.join(app.profileDir, 'secrets.json'), 'utf8');
   expect(secrets).toContain(apiKey);
 
-  const time = page.getByRole('checkbox', { name: '24-hour time' });
-  await time.click();
+  await openSettings(page, 'Preferences');
+  const time = page.getByRole('switch', { name: '24-hour time' });
+  await time.press('Space');
   await expect(time).toBeChecked();
   await server.restart();
   // Reconnected: the restored queue's restart event reached the page.
   await expect.poll(() => frames.some((f) => f.includes('"type":"restart"')), { timeout: 60_000 }).toBe(true);
-  await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 60_000 });
-  await time.click();
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 60_000 });
+  await time.press('Space');
   await expect(time).not.toBeChecked();
 
   // The frames were recorded: the snapshot and the events passed through them.

@@ -101,11 +101,37 @@ export async function signIn(page: Page, credentials: Credentials) {
   await form.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-/** The settings screen is up and the account's event queue is live. */
+/** The account's frame is up (its sidebar names who is signed in) and its event queue is live. */
 export async function expectSignedIn(page: Page, email: string) {
-  await expect(page.getByRole('heading', { name: 'Display settings' })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('banner')).toContainText(email);
-  await expect(page.getByRole('status')).toHaveText('Connected', { timeout: 30_000 });
+  const sidebar = page.getByRole('navigation', { name: 'Main' });
+  await expect(sidebar).toBeVisible({ timeout: 30_000 });
+  await expect(sidebar).toContainText(email);
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
+}
+
+/** The account's connection indicator (role=status, named "Connection"). */
+export function connectionStatus(page: Page) {
+  return page.getByRole('status', { name: 'Connection' });
+}
+
+/** Goes to a place through the sidebar, as a person would. */
+export async function openView(page: Page, name: string) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name, exact: false })
+    .first()
+    .click();
+}
+
+/** Opens a settings section through the account menu and the settings navigation. */
+export async function openSettings(page: Page, section?: string) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  if (section)
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('button', { name: section, exact: true })
+      .click();
 }
 
 /** Signs in and waits until the account is live. */

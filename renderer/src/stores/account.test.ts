@@ -124,3 +124,63 @@ describe('account store', () => {
     expect(store.getState().settingError?.message).toBe('This server does not support changing enter_sends.');
   });
 });
+
+describe('presence reports', () => {
+  it('reports through api.call and takes in the changes the answer carries', async () => {
+    const test = createTestBridge();
+    const snapshot = snapshotFixture();
+    Object.assign(snapshot.state, {
+      presences: { 13: { active_timestamp: 100, idle_timestamp: 100 } },
+      presence_last_update_id: 7,
+    });
+    const store = createAccountStore(snapshot, test.bridge);
+    expect(store.getState().presenceLastUpdateId).toBe(7);
+
+    const done = store.getState().actions.reportPresence('active');
+    expect(test.held[0]?.request).toEqual({
+      accountId: 'acct-1',
+      method: 'POST',
+      path: '/users/me/presence',
+      params: { status: 'active', slim_presence: true, new_user_input: true, last_update_id: 7 },
+    });
+    test.held[0]?.resolve({
+      ok: true,
+      value: {
+        presences: { 14: { active_timestamp: 500, idle_timestamp: 500 } },
+        server_timestamp: 510,
+        presence_last_update_id: 9,
+      },
+    });
+    await done;
+    expect(store.getState().account.presence.users).toEqual({
+      13: { active_timestamp: 100, idle_timestamp: 100 },
+      14: { active_timestamp: 500, idle_timestamp: 500 },
+    });
+    expect(store.getState().presenceLastUpdateId).toBe(9);
+
+    // Idle, and a failure changes nothing (the next ping tries again).
+    const idle = store.getState().actions.reportPresence('idle');
+    expect(test.held[1]?.request).toHaveProperty('params', {
+      status: 'idle',
+      slim_presence: true,
+      new_user_input: false,
+      last_update_id: 9,
+    });
+    const before = store.getState();
+    test.held[1]?.resolve({ ok: false, error: { message: 'down', code: 'NETWORK_ERROR' } });
+    await idle;
+    expect(store.getState()).toBe(before);
+    const lost = store.getState().actions.reportPresence('idle');
+    test.held[2]?.reject(new Error('The connection to the Confab app was lost.'));
+    await expect(lost).resolves.toBeUndefined();
+  });
+
+  it('asks for everything when the snapshot had no presence_last_update_id', async () => {
+    const test = createTestBridge();
+    const store = createAccountStore(snapshotFixture(), test.bridge);
+    expect(store.getState().presenceLastUpdateId).toBeNull();
+    void store.getState().actions.reportPresence('active');
+    expect(test.held[0]?.request).not.toHaveProperty('params.last_update_id');
+    expect(test.held[0]?.request).toHaveProperty('params.status', 'active');
+  });
+});

@@ -25,6 +25,7 @@ import {
   dismissSubscriptionError,
   echoSetting,
   echoSubscriptionProperty,
+  receivePresences,
   replaceSnapshot,
   rollbackSetting,
   rollbackSubscriptionProperty,
@@ -52,6 +53,12 @@ export interface AccountActions {
     value: Exclude<SubscriptionPropertyValues[P], null>,
   ): Promise<void>;
   dismissSubscriptionError(): void;
+  /**
+   * Reports the user's presence (POST /users/me/presence, slim_presence) and takes in the
+   * answer: everyone's presence that changed since the last report. Resolves once applied;
+   * never rejects (a failed report is retried at the next ping).
+   */
+  reportPresence(status: 'active' | 'idle'): Promise<void>;
 }
 
 export type AccountStoreState = AccountStoreData & { actions: AccountActions };
@@ -110,6 +117,26 @@ export function createAccountStore(
         receiveEvents: (batch) => apply((state) => applyEventBatch(state, batch)),
         receiveConnection: (next) => apply((state) => setConnection(state, next)),
         dismissSettingError: () => apply(dismissSettingError),
+        async reportPresence(status) {
+          const { accountId, presenceLastUpdateId } = get();
+          const params = {
+            status,
+            slim_presence: true,
+            new_user_input: status === 'active',
+            ...(presenceLastUpdateId === null ? {} : { last_update_id: presenceLastUpdateId }),
+          };
+          try {
+            const result = await bridge.invoke('api.call', {
+              accountId,
+              method: 'POST',
+              path: '/users/me/presence',
+              params,
+            });
+            if (result.ok) apply((state) => receivePresences(state, result.value));
+          } catch {
+            // The bridge is down: the next ping tries again.
+          }
+        },
         dismissSubscriptionError: () => apply(dismissSubscriptionError),
         updateSetting(property, value) {
           const mine = ++seq;

@@ -7,7 +7,12 @@
  * The server's values in `account` are never edited locally, so a failed write rolls back by
  * dropping its overlay.
  */
-import { type AccountState, accountStateFromSnapshot, applyEvents } from '../../../shared/domain';
+import {
+  type AccountState,
+  accountStateFromSnapshot,
+  applyEvents,
+  mergePresences,
+} from '../../../shared/domain';
 import type { AccountSnapshot, ConnectionState, PushPayloads } from '../../../shared/ipc';
 import type { SettingValue, Subscription } from '../../../shared/protocol';
 import {
@@ -46,6 +51,11 @@ export interface AccountStoreData {
   /** Subscription properties being written, by subscriptionKey(stream_id, property). */
   pendingSubscriptions: Overlay<SettingValue>;
   subscriptionError: SubscriptionError | null;
+  /**
+   * The newest presence data we hold, for POST /users/me/presence's last_update_id (the server
+   * then answers only what changed since); null: everything.
+   */
+  presenceLastUpdateId: number | null;
 }
 
 export const INITIAL_CONNECTION: ConnectionState = {
@@ -55,6 +65,12 @@ export const INITIAL_CONNECTION: ConnectionState = {
 };
 
 export const subscriptionKey = (streamId: number, property: string): string => `${streamId}:${property}`;
+
+/** register's presence_last_update_id, when the server gave one. */
+function presenceLastUpdateIdOf(snapshot: AccountSnapshot): number | null {
+  const id = (snapshot.state as { presence_last_update_id?: unknown }).presence_last_update_id;
+  return typeof id === 'number' && Number.isInteger(id) ? id : null;
+}
 
 export function stateFromSnapshot(
   snapshot: AccountSnapshot,
@@ -70,6 +86,7 @@ export function stateFromSnapshot(
     settingError: null,
     pendingSubscriptions: {},
     subscriptionError: null,
+    presenceLastUpdateId: presenceLastUpdateIdOf(snapshot),
   };
 }
 
@@ -91,6 +108,7 @@ export function replaceSnapshot(state: AccountStoreData, snapshot: AccountSnapsh
     account: accountStateFromSnapshot(snapshot.state),
     pending: keepInFlight(state.pending),
     pendingSubscriptions: keepInFlight(state.pendingSubscriptions),
+    presenceLastUpdateId: presenceLastUpdateIdOf(snapshot),
   };
 }
 
@@ -126,6 +144,37 @@ export function applyEventBatch(
     }
   }
   return { ...state, lastEventId, account, pending, pendingSubscriptions };
+}
+
+/**
+ * The answer of POST /users/me/presence (modern form, slim_presence): every user's presence
+ * that changed since `presenceLastUpdateId`, which moves to the answer's own.
+ */
+export function receivePresences(
+  state: AccountStoreData,
+  answer: Readonly<Record<string, unknown>>,
+): AccountStoreData {
+  const presences = answer.presences;
+  const account =
+    typeof presences === 'object' && presences !== null
+      ? {
+          ...state.account,
+          presence: mergePresences(state.account.presence, presences as Record<string, unknown>),
+        }
+      : state.account;
+  const lastId = answer.presence_last_update_id;
+  const presenceLastUpdateId =
+    typeof lastId === 'number' && Number.isInteger(lastId) && lastId >= 0
+      ? Math.max(lastId, state.presenceLastUpdateId ?? -1)
+      : state.presenceLastUpdateId;
+  if (account.presence === state.account.presence && presenceLastUpdateId === state.presenceLastUpdateId) {
+    return state;
+  }
+  return {
+    ...state,
+    account: account.presence === state.account.presence ? state.account : account,
+    presenceLastUpdateId,
+  };
 }
 
 export function setConnection(state: AccountStoreData, connection: ConnectionState): AccountStoreData {

@@ -3,6 +3,10 @@
  * one is active) and one account store per signed-in account. Subscribes to the pushes first
  * and reads the current state second, buffering what arrives in between, so a window opened
  * late starts from exactly what the other windows show.
+ *
+ * Every event batch is also handed to `onEvents` listeners once its store has it: request /
+ * response data shown elsewhere (renderer/src/queries/api.ts) is refreshed from there, so this
+ * module needs to know nothing about queries.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
@@ -26,7 +30,8 @@ export interface RegistryState {
   stores: Readonly<Record<string, AccountStore>>;
 }
 
-type EventBatch = PushPayloads['account.events'];
+export type EventBatch = PushPayloads['account.events'];
+export type EventBatchListener = (batch: EventBatch) => void;
 
 interface Loading {
   events: EventBatch[];
@@ -39,6 +44,11 @@ export interface Sync {
   resync(): Promise<void>;
   /** Takes a fresh app state from an invoke's answer without waiting for the push. */
   receiveAppState(state: AppState): void;
+  /**
+   * Calls `listener` with every event batch of every account as it arrives, after the
+   * account's store applied it (or buffered it while the store loads). Returns the unsubscribe.
+   */
+  onEvents(listener: EventBatchListener): () => void;
   dispose(): void;
 }
 
@@ -52,6 +62,7 @@ export function createSync(bridge: ConfabBridge): Sync {
   const registry = createStore<RegistryState>()(() => ({ stores: {} }));
   const loading = new Map<string, Loading>();
   const connections = new Map<string, ConnectionState>();
+  const eventListeners = new Set<EventBatchListener>();
 
   const storeOf = (accountId: string): AccountStore | undefined => registry.getState().stores[accountId];
 
@@ -120,6 +131,14 @@ export function createSync(bridge: ConfabBridge): Sync {
       const store = storeOf(batch.accountId);
       if (store) store.getState().actions.receiveEvents(batch);
       else loading.get(batch.accountId)?.events.push(batch);
+      for (const listener of eventListeners) {
+        try {
+          listener(batch);
+        } catch (error) {
+          // One listener's bug must not keep the batch from the others.
+          console.error('Event batch listener failed:', error);
+        }
+      }
     }),
     bridge.on('account.connection', ({ accountId, state }) => {
       connections.set(accountId, state);
@@ -142,8 +161,15 @@ export function createSync(bridge: ConfabBridge): Sync {
     registry,
     resync,
     receiveAppState,
+    onEvents(listener) {
+      eventListeners.add(listener);
+      return () => {
+        eventListeners.delete(listener);
+      };
+    },
     dispose() {
       for (const unsubscribe of unsubscribers) unsubscribe();
+      eventListeners.clear();
     },
   };
 }

@@ -1,118 +1,144 @@
-import { useId } from 'react';
-import type { SettingValue } from '../../../../shared/protocol';
-import { useAccountActions, useSetting, useSettingError, useSettingPending } from '../../stores/hooks';
+/**
+ * Settings: a two-pane screen, the sections listed on the left (personal, then the
+ * organization's), the chosen one on the right. Personal settings save at once; the
+ * organization's collect changes per subsection with Save / Discard.
+ */
+import type { ReactNode } from 'react';
+import { useIsAdmin } from '../../stores/hooks';
+import { cx, ScreenHeader, Section } from '../../ui';
 import {
-  type Choice,
-  DISPLAY_SETTINGS,
-  formatExampleTime,
-  type SettingControl,
-  settingLabel,
-} from './catalog';
+  CustomEmojiSection,
+  PlaygroundsSection,
+  ProfileFieldsSection,
+  UserGroupsSection,
+  UsersSection,
+} from '../admin';
+import { type SettingsSection, useNavigate } from '../shell/navigation';
+import { AccountSection, ProfileSection } from './AccountSections';
+import { PREFERENCES, PRIVACY, type SettingGroup } from './catalog';
+import { SettingControlView, SettingErrorBanner } from './controls';
+import { NotificationsSection } from './NotificationsSection';
+import { OrgDefaultsSection, OrgProfileSection, OrgSettingsSection } from './OrgSections';
+import './settings.css';
 
-/** The display settings of the active account, as labelled controls. */
-export function SettingsScreen() {
-  const headingId = useId();
-  return (
-    <main className="screen" aria-labelledby={headingId}>
-      <h1 id={headingId}>Display settings</h1>
-      <p className="lede">Changes are saved as you make them and show on all your devices.</p>
-      <SettingErrorAlert />
-      {DISPLAY_SETTINGS.map((group) => (
-        <fieldset key={group.title} className="setting-group">
-          <legend>{group.title}</legend>
-          {group.controls.map((control) =>
-            control.kind === 'checkbox' ? (
-              <CheckboxSetting key={control.name} control={control} />
-            ) : (
-              <SelectSetting key={control.name} control={control} />
-            ),
-          )}
-        </fieldset>
-      ))}
-    </main>
-  );
+interface SectionEntry {
+  id: SettingsSection;
+  label: string;
+  description?: string;
+  render: () => ReactNode;
 }
 
-function SettingErrorAlert() {
-  const error = useSettingError();
-  const { dismissSettingError } = useAccountActions();
-  if (!error) return null;
-  return (
-    <div role="alert" className="alert alert-row">
-      <span>
-        Could not change “{settingLabel(error.property)}”: {error.message}
-      </span>
-      <button type="button" onClick={dismissSettingError}>
-        Dismiss
-      </button>
-    </div>
-  );
-}
+const PERSONAL: SectionEntry[] = [
+  { id: 'profile', label: 'Profile', render: () => <ProfileSection /> },
+  { id: 'account', label: 'Account & security', render: () => <AccountSection /> },
+  {
+    id: 'preferences',
+    label: 'Preferences',
+    description: 'Changes are saved as you make them and show on all your devices.',
+    render: () => <Groups groups={PREFERENCES} />,
+  },
+  {
+    id: 'notifications',
+    label: 'Notifications',
+    description: 'Changes are saved as you make them.',
+    render: () => <NotificationsSection />,
+  },
+  {
+    id: 'privacy',
+    label: 'Privacy',
+    description: 'What others can see about you.',
+    render: () => <Groups groups={PRIVACY} />,
+  },
+];
 
-function Saving({ name }: { name: string }) {
-  const pending = useSettingPending(name);
-  // Visual only: the control already shows the new value, and failures are announced.
-  return pending ? (
-    <span className="saving" aria-hidden="true">
-      Saving…
-    </span>
-  ) : null;
-}
+const ORGANIZATION: SectionEntry[] = [
+  { id: 'org-profile', label: 'Organization profile', render: () => <OrgProfileSection /> },
+  { id: 'org-settings', label: 'Organization settings', render: () => <OrgSettingsSection /> },
+  { id: 'org-defaults', label: 'Default user settings', render: () => <OrgDefaultsSection /> },
+  { id: 'profile-fields', label: 'Custom profile fields', render: () => <ProfileFieldsSection /> },
+  { id: 'users', label: 'Users', render: () => <UsersSection /> },
+  { id: 'groups', label: 'User groups', render: () => <UserGroupsSection /> },
+  { id: 'playgrounds', label: 'Code playgrounds', render: () => <PlaygroundsSection /> },
+  { id: 'emoji', label: 'Custom emoji', render: () => <CustomEmojiSection /> },
+];
 
-function CheckboxSetting({ control }: { control: Extract<SettingControl, { kind: 'checkbox' }> }) {
-  const id = useId();
-  const value = useSetting(control.name);
-  const { updateSetting } = useAccountActions();
-  // A setting this server does not have is not offered.
-  if (typeof value !== 'boolean') return null;
-  const isTime = control.name === 'twenty_four_hour_time';
-  const hintId = control.hint || isTime ? `${id}-hint` : undefined;
+/** Sections that are forms of settings (a readable width); the administration lists take the full width. */
+const FORM_SECTIONS: ReadonlySet<SettingsSection> = new Set([
+  ...PERSONAL.map((s) => s.id),
+  'org-profile',
+  'org-settings',
+  'org-defaults',
+]);
+
+/** The sections of the settings screen, in the navigation's order. */
+export const SETTINGS_SECTIONS: readonly { id: SettingsSection; label: string }[] = [
+  ...PERSONAL,
+  ...ORGANIZATION,
+];
+
+export function SettingsScreen({ section }: { section: SettingsSection }) {
+  const entry = [...PERSONAL, ...ORGANIZATION].find((s) => s.id === section) ?? PERSONAL[2];
+  if (!entry) return null;
   return (
-    <div className="setting setting-checkbox">
-      <input
-        id={id}
-        type="checkbox"
-        checked={value}
-        aria-describedby={hintId}
-        onChange={(e) => void updateSetting(control.name, e.target.checked)}
-      />
-      <div className="setting-text">
-        <label htmlFor={id}>{control.label}</label>
-        {hintId && (
-          <p id={hintId} className="hint">
-            {isTime ? `Time format example: ${formatExampleTime(value)}` : control.hint}
-          </p>
-        )}
+    <div className="screen settings-screen">
+      <ScreenHeader title="Settings" />
+      <div className="settings-panes">
+        <SettingsNav current={entry.id} />
+        <div className="settings-content">
+          <h2 className="settings-section-title">{entry.label}</h2>
+          {entry.description && <p className="settings-section-description">{entry.description}</p>}
+          <SettingErrorBanner />
+          <div
+            className="settings-section-body"
+            key={entry.id}
+            data-form={FORM_SECTIONS.has(entry.id) ? '' : undefined}
+          >
+            {entry.render()}
+          </div>
+        </div>
       </div>
-      <Saving name={control.name} />
     </div>
   );
 }
 
-function SelectSetting({ control }: { control: Extract<SettingControl, { kind: 'select' }> }) {
-  const id = useId();
-  const value = useSetting(control.name);
-  const offeredEmojisets = useSetting('emojiset_choices');
-  const { updateSetting } = useAccountActions();
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const choices: Choice[] = [...control.choices({ emojiset_choices: offeredEmojisets })];
-  // A value newer than this app knows is still shown, not silently replaced.
-  if (!choices.some((c) => c.value === value)) choices.push({ value, label: String(value) });
-  const onChange = (text: string) => {
-    const choice = choices.find((c) => String(c.value) === text);
-    if (choice) void updateSetting(control.name, choice.value as SettingValue);
-  };
+function SettingsNav({ current }: { current: SettingsSection }) {
+  const navigate = useNavigate();
+  const isAdmin = useIsAdmin();
+  const item = (s: SectionEntry) => (
+    <li key={s.id}>
+      <button
+        type="button"
+        className={cx('settings-nav-item', s.id === current && 'settings-nav-current')}
+        aria-current={s.id === current ? 'page' : undefined}
+        onClick={() => navigate({ name: 'settings', section: s.id })}
+      >
+        {s.label}
+      </button>
+    </li>
+  );
   return (
-    <div className="setting setting-select">
-      <label htmlFor={id}>{control.label}</label>
-      <select id={id} value={String(value)} onChange={(e) => onChange(e.target.value)}>
-        {choices.map((c) => (
-          <option key={String(c.value)} value={String(c.value)}>
-            {c.label}
-          </option>
-        ))}
-      </select>
-      <Saving name={control.name} />
-    </div>
+    <nav aria-label="Settings" className="settings-nav">
+      <h2 className="settings-nav-heading">Personal</h2>
+      <ul>{PERSONAL.map(item)}</ul>
+      <h2 className="settings-nav-heading">
+        Organization
+        {!isAdmin && <span className="visually-hidden"> (read-only for you)</span>}
+      </h2>
+      <ul>{ORGANIZATION.map(item)}</ul>
+    </nav>
+  );
+}
+
+function Groups({ groups }: { groups: SettingGroup[] }) {
+  return (
+    <>
+      {groups.map((group) => (
+        <Section key={group.title} title={group.title} description={group.description} headingLevel={3}>
+          {group.controls.map((control) => (
+            <SettingControlView key={control.name} control={control} />
+          ))}
+        </Section>
+      ))}
+    </>
   );
 }

@@ -1,44 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { SHARED_SETTINGS } from '../../../../shared/protocol';
-import { DISPLAY_SETTINGS, formatExampleTime, settingLabel } from './catalog';
+import { ALL_SETTINGS, PERSONAL_SETTINGS, SHARED_SETTINGS } from '../../../../shared/protocol';
+import {
+  choicesWith,
+  defaultSettingGroups,
+  durationLabel,
+  EMAIL_BATCHING_CHOICES,
+  formatExampleTime,
+  languageLabel,
+  NOTIFICATIONS,
+  PREFERENCES,
+  PRIVACY,
+  personalSettingNames,
+  settingLabel,
+} from './catalog';
 
-const controls = DISPLAY_SETTINGS.flatMap((g) => g.controls);
+const controls = [...PREFERENCES, ...NOTIFICATIONS, ...PRIVACY].flatMap((g) => g.controls);
 
-describe('display settings catalog', () => {
-  it('offers exactly the display settings of the issue', () => {
-    expect(controls.map((c) => c.name).sort()).toEqual(
-      [
-        'twenty_four_hour_time',
-        'dense_mode',
-        'starred_message_counts',
-        'fluid_layout_width',
-        'high_contrast_mode',
-        'translate_emoticons',
-        'display_emoji_reaction_users',
-        'escape_navigates_to_default_view',
-        'left_side_userlist',
-        'enter_sends',
-        'color_scheme',
-        'default_view',
-        'emojiset',
-        'demote_inactive_streams',
-        'user_list_style',
-      ].sort(),
-    );
+describe('personal settings catalog', () => {
+  it('offers every parameter of PATCH /settings exactly once', () => {
+    const names = personalSettingNames();
+    expect([...names].sort()).toEqual(Object.keys(ALL_SETTINGS).sort());
+    expect(new Set(names).size).toBe(names.length);
   });
 
-  it('uses checkboxes for booleans and offers every value the server accepts in selects', () => {
+  it('uses switches for booleans and offers every value the server accepts in enum selects', () => {
     for (const control of controls) {
-      const type = SHARED_SETTINGS[control.name].type;
-      if (control.kind === 'checkbox') {
-        expect(type.kind, control.name).toBe('bool');
-      } else {
-        expect(type.kind === 'int-enum' || type.kind === 'str-enum', control.name).toBe(true);
-        if (type.kind === 'int-enum' || type.kind === 'str-enum') {
-          const values = control.choices({}).map((c) => c.value);
-          expect(values, control.name).toEqual([...type.values]);
-        }
+      const type = ALL_SETTINGS[control.name].type;
+      if (control.kind === 'switch') expect(type.kind, control.name).toBe('bool');
+      if (control.kind === 'select' && (type.kind === 'int-enum' || type.kind === 'str-enum')) {
+        if (control.name === 'emojiset') continue;
+        expect(
+          control.choices({}).map((c) => c.value),
+          control.name,
+        ).toEqual([...type.values]);
       }
+    }
+  });
+
+  it('offers only batching periods the server accepts', () => {
+    const type = SHARED_SETTINGS.email_notifications_batching_period_seconds.type;
+    for (const choice of EMAIL_BATCHING_CHOICES) {
+      expect(choice.value).toBeGreaterThanOrEqual(type.min);
+      expect(choice.value).toBeLessThanOrEqual(type.max);
     }
   });
 
@@ -50,11 +53,31 @@ describe('display settings catalog', () => {
     ]);
   });
 
-  it('labels and time example', () => {
+  it('organization defaults cover the shared table and nothing personal', () => {
+    const names = defaultSettingGroups().flatMap((g) => g.controls.map((c) => c.name));
+    expect([...names].sort()).toEqual(Object.keys(SHARED_SETTINGS).sort());
+    for (const name of Object.keys(PERSONAL_SETTINGS)) expect(names).not.toContain(name);
+  });
+
+  it('labels, durations, languages and the time example', () => {
     expect(settingLabel('twenty_four_hour_time')).toBe('24-hour time');
-    expect(settingLabel('color_scheme')).toBe('Color scheme');
+    expect(settingLabel('enable_stream_email_notifications')).toBe('Stream messages: email notifications');
     expect(settingLabel('unknown_setting')).toBe('unknown_setting');
+    expect(durationLabel(600)).toBe('10 minutes');
+    expect(durationLabel(2 * 3600)).toBe('2 hours');
+    expect(durationLabel(90)).toBe('90 seconds');
+    expect(languageLabel('de')).toBe('Deutsch (German)');
+    expect(languageLabel('en')).toBe('English');
+    expect(languageLabel('xx')).toBe('xx');
     expect(formatExampleTime(true)).toBe('14:05');
     expect(formatExampleTime(false)).toBe('2:05 PM');
+  });
+
+  it('keeps a value it does not know as a choice', () => {
+    expect(choicesWith([{ value: 120, label: '2 minutes' }], 900).map((c) => c.label)).toEqual([
+      '2 minutes',
+      '15 minutes',
+    ]);
+    expect(choicesWith([{ value: 'a', label: 'A' }], 'a')).toHaveLength(1);
   });
 });

@@ -1,26 +1,46 @@
 /**
- * The app's frame, and so its navigation: which screen shows (starting up, sign-in, the
- * active account's views), the view navigation, and the banner while the page has lost its
- * link to the app. The screens themselves are features of their own.
+ * The app's frame: which screen shows (starting up, sign-in, the active account), and for a
+ * signed-in account the three columns: the sidebar (views, streams, the account), the main
+ * area with the current route's screen, and the people list (right, or in the sidebar per
+ * `left_side_userlist`). The screens themselves are features of their own.
  */
-import { type ReactNode, useEffect, useState } from 'react';
+import { Component, type ErrorInfo, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountSummary } from '../../../../shared/ipc';
 import { onBridgeLink } from '../../bridge';
-import { AccountProvider, useActiveAccount, useAppLoadError, useAppLoaded } from '../../stores/hooks';
+import {
+  AccountProvider,
+  useActiveAccount,
+  useAppLoadError,
+  useAppLoaded,
+  useSetting,
+} from '../../stores/hooks';
+import { Banner, Button, EmptyState, ScreenHeader } from '../../ui';
 import { DraftsScreen } from '../drafts/DraftsScreen';
+import { InboxView } from '../home/InboxView';
+import { nextUnreadTopic } from '../home/inbox';
+import { MessageViewPlaceholder } from '../home/MessageViewPlaceholder';
+import { useInbox } from '../home/useInbox';
 import { LoginScreen } from '../login/LoginScreen';
+import { PeopleList } from '../people/PeopleList';
+import { ProfileCard } from '../people/ProfileCard';
 import { SettingsScreen } from '../settings/SettingsScreen';
+import { StatusDialog } from '../status/StatusDialog';
+import { StreamsScreen } from '../streams/StreamsScreen';
+import { StreamView } from '../streams/StreamView';
+import { AccountSwitcher } from './AccountSwitcher';
+import { CommandPalette } from './CommandPalette';
+import { ConnectionBanner, StatusBadge } from './Connection';
+import { useCloseDialog, useOpenDialog, useProfileUserId } from './dialogs';
+import { navigation, type Route, useRoute } from './navigation';
+import { ShortcutsDialog, useGlobalShortcuts } from './Shortcuts';
+import { Sidebar } from './Sidebar';
 import { ThemeSync } from './ThemeSync';
-import { ConnectionIndicator, StatusBadge, TopBar } from './TopBar';
-import { type AppView, ViewNav } from './ViewNav';
 
 export function App() {
   const loaded = useAppLoaded();
   const loadError = useAppLoadError();
   const account = useActiveAccount();
   const [adding, setAdding] = useState(false);
-  // Kept here, above the account's screens, so switching or adding an account keeps the view.
-  const [view, setView] = useState<AppView>('settings');
 
   let screen: ReactNode;
   if (!loaded) {
@@ -33,7 +53,7 @@ export function App() {
       />
     );
   } else {
-    screen = <SignedIn account={account} view={view} onView={setView} onAddAccount={() => setAdding(true)} />;
+    screen = <SignedIn account={account} onAddAccount={() => setAdding(true)} />;
   }
 
   return (
@@ -44,35 +64,172 @@ export function App() {
   );
 }
 
-interface SignedInProps {
-  account: AccountSummary;
-  view: AppView;
-  onView: (view: AppView) => void;
-  onAddAccount: () => void;
-}
-
-/** The active account's screens, inside its store once the snapshot is there. */
-function SignedIn({ account, view, onView, onAddAccount }: SignedInProps) {
+/** The active account's frame, inside its store once the snapshot is there. */
+function SignedIn({ account, onAddAccount }: { account: AccountSummary; onAddAccount: () => void }) {
   return (
     <AccountProvider
       key={account.id}
       accountId={account.id}
       fallback={
-        <>
-          <TopBar
-            account={account}
-            status={<StatusBadge tone="connecting" text="Connecting…" />}
-            onAddAccount={onAddAccount}
-          />
-          <Splash text="Loading your settings…" />
-        </>
+        <div className="app-loading">
+          <Splash text="Loading your organization…" />
+          <StatusBadge tone="connecting" text="Connecting…" />
+        </div>
       }
     >
       <ThemeSync />
-      <TopBar account={account} status={<ConnectionIndicator />} onAddAccount={onAddAccount} />
-      <ViewNav view={view} onChange={onView} />
-      {view === 'drafts' ? <DraftsScreen accountId={account.id} /> : <SettingsScreen />}
+      <Frame accountId={account.id} onAddAccount={onAddAccount} />
+      <Shortcuts />
+      <AppDialogs />
     </AccountProvider>
+  );
+}
+
+function Frame({ accountId, onAddAccount }: { accountId: string; onAddAccount: () => void }) {
+  const route = useRoute();
+  const peopleLeft = useSetting('left_side_userlist') === true;
+  return (
+    <div className="app-frame" data-people={peopleLeft ? 'left' : 'right'}>
+      <AccountSwitcher onAddAccount={onAddAccount} />
+      <Sidebar
+        onAddAccount={onAddAccount}
+        people={peopleLeft ? <PeopleList placement="sidebar" /> : undefined}
+      />
+      <main className="main" aria-label={screenLabel(route)}>
+        <ConnectionBanner />
+        <div className="main-scroll">
+          <ScreenBoundary key={JSON.stringify(route)}>
+            <Screen route={route} accountId={accountId} />
+          </ScreenBoundary>
+        </div>
+      </main>
+      {!peopleLeft && (
+        <aside className="people-pane" aria-label="People">
+          <PeopleList placement="pane" />
+        </aside>
+      )}
+    </div>
+  );
+}
+
+function Screen({ route, accountId }: { route: Route; accountId: string }) {
+  switch (route.name) {
+    case 'inbox':
+      return <InboxView />;
+    case 'recent':
+    case 'all':
+    case 'starred':
+      return <MessageViewPlaceholder view={route.name} />;
+    case 'drafts':
+      return <DraftsScreen accountId={accountId} />;
+    case 'compose':
+      return <ComposePlaceholder />;
+    case 'stream':
+      return <StreamView streamId={route.streamId} topic={route.topic} />;
+    case 'streams':
+      return <StreamsScreen tab={route.tab} streamId={route.streamId} create={route.create === true} />;
+    case 'settings':
+      return <SettingsScreen section={route.section} />;
+  }
+}
+
+/**
+ * A screen that fails to render takes only itself down: the sidebar, the other screens and
+ * the dialogs keep working, and the failure is said with its message. Keyed by the route, so
+ * going elsewhere and back tries again.
+ */
+class ScreenBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error('A screen failed to render', error, info.componentStack);
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <div className="screen">
+        <EmptyState
+          title="This screen could not be shown."
+          action={<Button onPress={() => this.setState({ error: null })}>Try again</Button>}
+        >
+          <span role="alert">{error.message}</span>
+        </EmptyState>
+      </div>
+    );
+  }
+}
+
+/** The main landmark's name: where the person is. */
+function screenLabel(route: Route): string {
+  switch (route.name) {
+    case 'inbox':
+      return 'Inbox';
+    case 'recent':
+      return 'Recent conversations';
+    case 'all':
+      return 'All messages';
+    case 'starred':
+      return 'Starred messages';
+    case 'drafts':
+      return 'Drafts';
+    case 'compose':
+      return 'New message';
+    case 'stream':
+      return 'Stream';
+    case 'streams':
+      return 'Streams';
+    case 'settings':
+      return 'Settings';
+  }
+}
+
+/** The dialogs any place may open (dialogs.ts), rendered once. */
+function AppDialogs() {
+  const open = useOpenDialog();
+  const close = useCloseDialog();
+  const profileUserId = useProfileUserId();
+  return (
+    <>
+      <StatusDialog isOpen={open === 'status'} onClose={close} />
+      <ShortcutsDialog isOpen={open === 'shortcuts'} onClose={close} />
+      <CommandPalette isOpen={open === 'palette'} onClose={close} />
+      {open === 'profile' && profileUserId !== null && (
+        <ProfileCard userId={profileUserId} isOpen onClose={close} />
+      )}
+    </>
+  );
+}
+
+/** The keyboard shortcuts (Shortcuts.tsx); `n` goes to the next unread topic of the inbox. */
+function Shortcuts() {
+  const inbox = useInbox();
+  const latest = useRef(inbox);
+  latest.current = inbox;
+  const nextUnread = useCallback((): Route | null => {
+    const route = navigation.get();
+    const current = route.name === 'stream' ? { streamId: route.streamId, topic: route.topic } : undefined;
+    const next = nextUnreadTopic(latest.current, current);
+    return next ? { name: 'stream', streamId: next.streamId, topic: next.topic } : null;
+  }, []);
+  useGlobalShortcuts(nextUnread);
+  return null;
+}
+
+/** `c` and "New message" land here until the composer arrives with the conversation view. */
+function ComposePlaceholder() {
+  return (
+    <div className="screen">
+      <ScreenHeader title="New message" />
+      <EmptyState title="Writing messages comes with the conversation view.">
+        Until then, drafts you saved elsewhere are in Drafts.
+      </EmptyState>
+    </div>
   );
 }
 
@@ -80,7 +237,7 @@ function SignedIn({ account, view, onView, onAddAccount }: SignedInProps) {
 function Splash({ text, alert = false }: { text: string; alert?: boolean }) {
   return (
     <main className="splash">
-      <p role={alert ? 'alert' : undefined} className={alert ? 'alert' : 'muted'}>
+      <p role={alert ? 'alert' : undefined} className={alert ? 'inline-error' : 'muted'}>
         {text}
       </p>
     </main>
@@ -93,8 +250,10 @@ function BridgeBanner() {
   useEffect(() => onBridgeLink((up) => setDown(!up)), []);
   if (!down) return null;
   return (
-    <p role="alert" className="banner">
-      Lost the connection to the Confab app. Reconnecting…
-    </p>
+    <div className="bridge-banner">
+      <Banner tone="danger" role="alert">
+        Lost the connection to the Confab app. Reconnecting…
+      </Banner>
+    </div>
   );
 }

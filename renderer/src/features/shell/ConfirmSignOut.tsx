@@ -2,9 +2,9 @@
  * The question asked before a sign-out that would leave drafts off the server (the main
  * process refused it with UNSYNCED_DRAFTS). Only the dialog: the sign-out itself is
  * useSignOutFlow's, so there is one sign-out in the app. The drafts stay on this computer
- * either way.
+ * either way. The safe choice, Cancel, has the focus.
  */
-import { useEffect, useId, useRef } from 'react';
+import { Button, Dialog, InlineError } from '../../ui';
 
 export interface SignOutQuestion {
   /** The main process's words: "You have N drafts not yet saved to the server." */
@@ -18,39 +18,27 @@ export interface SignOutQuestion {
 }
 
 export function ConfirmSignOut({ question }: { question: SignOutQuestion }) {
-  const cancel = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  const textId = useId();
-
-  // The safe choice has the focus.
-  useEffect(() => cancel.current?.focus(), []);
-
   return (
-    <div
+    <Dialog
+      title="Sign out?"
+      isOpen
+      onClose={question.cancel}
+      size="sm"
       role="alertdialog"
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      className="confirm"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') question.cancel();
-      }}
+      footer={
+        <>
+          <Button onPress={question.cancel} isDisabled={question.busy} autoFocus>
+            Cancel
+          </Button>
+          <Button variant="danger" onPress={question.confirm} isDisabled={question.busy}>
+            {question.busy ? 'Signing out…' : 'Sign out anyway'}
+          </Button>
+        </>
+      }
     >
-      <h2 id={titleId}>Sign out?</h2>
-      <p id={textId}>{question.message} Sign out anyway?</p>
-      <p className="hint">They stay on this computer and are sent when you sign in to this account again.</p>
-      {question.error && (
-        <p role="alert" className="alert">
-          {question.error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="button" ref={cancel} onClick={question.cancel} disabled={question.busy}>
-          Cancel
-        </button>
-        <button type="button" className="primary" onClick={question.confirm} disabled={question.busy}>
-          {question.busy ? 'Signing out…' : 'Sign out anyway'}
-        </button>
-      </div>
-    </div>
+      <p>{question.message} Sign out anyway?</p>
+      <p className="muted">They stay on this computer and are sent when you sign in to this account again.</p>
+      {question.error && <InlineError>{question.error}</InlineError>}
+    </Dialog>
   );
 }

@@ -1,0 +1,343 @@
+/**
+ * The command palette (Ctrl/⌘+K, or `/`): one field that jumps anywhere (a stream, an unread
+ * topic, a person, a settings section, a view) or runs an action (set status, do not disturb,
+ * mark all as read, sign out...). Typing filters fuzzily; arrow keys move, Enter runs, Escape
+ * closes; the focus returns where it was.
+ */
+import {
+  AtSign,
+  BellOff,
+  CheckCheck,
+  Clock,
+  FilePen,
+  Hash,
+  Inbox,
+  Keyboard,
+  Lock,
+  LogOut,
+  MessagesSquare,
+  PenSquare,
+  Search,
+  Settings,
+  Smile,
+  Star,
+  User,
+} from 'lucide-react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { Autocomplete, Header, Input, Menu, MenuItem, MenuSection, SearchField } from 'react-aria-components';
+import { useAccountId, useAccountState, useIsAdmin } from '../../stores/hooks';
+import { Dialog, InlineError } from '../../ui';
+import { useInbox } from '../home/useInbox';
+import { markAsRead } from '../home/useMarkAsRead';
+import { ConfirmSignOut } from './ConfirmSignOut';
+import { appDialogs } from './dialogs';
+import { DND_FOREVER, forOneHour, setDoNotDisturb, useDoNotDisturb } from './dnd';
+import { navigation, type Route, type SettingsSection } from './navigation';
+import { filterPalette, PALETTE_SECTIONS, type PaletteEntry, type PaletteKind } from './palette';
+import { useSignOutFlow } from './useSignOutFlow';
+
+export const SETTINGS_SECTIONS: {
+  section: SettingsSection;
+  label: string;
+  admin?: boolean;
+  keywords?: string;
+}[] = [
+  { section: 'profile', label: 'Profile', keywords: 'name avatar' },
+  { section: 'account', label: 'Account & security', keywords: 'email password api key' },
+  { section: 'preferences', label: 'Preferences', keywords: 'theme dark light dense time emoji display' },
+  { section: 'notifications', label: 'Notifications', keywords: 'sound desktop email' },
+  { section: 'privacy', label: 'Privacy', keywords: 'presence typing read receipts' },
+  { section: 'org-profile', label: 'Organization profile', admin: true },
+  { section: 'org-settings', label: 'Organization settings', admin: true },
+  { section: 'org-defaults', label: 'Default user settings', admin: true },
+  { section: 'profile-fields', label: 'Custom profile fields', admin: true },
+  { section: 'users', label: 'Users', admin: true, keywords: 'members deactivate roles' },
+  { section: 'groups', label: 'User groups', admin: true },
+  { section: 'playgrounds', label: 'Code playgrounds', admin: true },
+  { section: 'emoji', label: 'Custom emoji', admin: true },
+];
+
+const VIEWS: { route: Route; label: string; icon: ReactNode }[] = [
+  { route: { name: 'inbox' }, label: 'Inbox', icon: <Inbox size={15} aria-hidden="true" /> },
+  { route: { name: 'recent' }, label: 'Recent conversations', icon: <Clock size={15} aria-hidden="true" /> },
+  { route: { name: 'all' }, label: 'All messages', icon: <MessagesSquare size={15} aria-hidden="true" /> },
+  { route: { name: 'starred' }, label: 'Starred messages', icon: <Star size={15} aria-hidden="true" /> },
+  { route: { name: 'drafts' }, label: 'Drafts', icon: <FilePen size={15} aria-hidden="true" /> },
+];
+
+interface Command extends PaletteEntry {
+  icon: ReactNode;
+  run: () => void;
+}
+
+export function CommandPalette({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const accountId = useAccountId();
+  const signOut = useSignOutFlow(accountId);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      {isOpen && (
+        <Dialog title="Go to or do" isOpen onClose={onClose} size="md" className="palette-modal">
+          <PaletteBody onClose={onClose} onSignOut={signOut.start} onError={setError} />
+        </Dialog>
+      )}
+      {signOut.question && <ConfirmSignOut question={signOut.question} />}
+      {(signOut.error || error) && (
+        <div className="palette-error">
+          <InlineError>{signOut.error?.message ?? error}</InlineError>
+        </div>
+      )}
+    </>
+  );
+}
+
+function PaletteBody({
+  onClose,
+  onSignOut,
+  onError,
+}: {
+  onClose: () => void;
+  onSignOut: () => void;
+  onError: (message: string | null) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const commands = useCommands(onSignOut, onError);
+  const shown = useMemo(() => filterPalette(commands, query, 40), [commands, query]);
+  const sections = PALETTE_SECTIONS.map((s) => ({
+    ...s,
+    items: shown.filter((c) => c.kind === s.kind),
+  })).filter((s) => s.items.length > 0);
+  // Best match first: when searching, the sections follow the best item of each.
+  if (query.trim() !== '') {
+    const rank = (kind: PaletteKind) => shown.findIndex((c) => c.kind === kind);
+    sections.sort((a, b) => rank(a.kind) - rank(b.kind));
+  }
+  const byId = new Map(shown.map((c) => [c.id, c]));
+  const run = (command: Command) => {
+    onClose();
+    onError(null);
+    command.run();
+  };
+  return (
+    <div
+      className="palette"
+      onKeyDownCapture={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          e.preventDefault();
+          onClose();
+        } else if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+          // Enter runs the highlighted item (the best match when none is): done here rather
+          // than by the menu's press handling, which can miss a key after a pointer press.
+          const focused = (e.currentTarget as HTMLElement).querySelector<HTMLElement>(
+            '.palette-item[data-focused]',
+          );
+          const command = (focused && byId.get(focused.dataset.key ?? '')) || shown[0];
+          if (command) {
+            e.stopPropagation();
+            e.preventDefault();
+            run(command);
+          }
+        }
+      }}
+    >
+      <Autocomplete inputValue={query} onInputChange={setQuery}>
+        <SearchField
+          aria-label="Search streams, topics, people, settings and actions"
+          className="palette-search"
+          autoFocus
+        >
+          <Search size={16} aria-hidden="true" className="palette-search-icon" />
+          <Input
+            className="palette-input"
+            placeholder="Jump to a stream, topic, person, setting or action…"
+          />
+        </SearchField>
+        <Menu
+          className="palette-list"
+          aria-label="Results"
+          onAction={(key) => {
+            const command = byId.get(String(key));
+            if (command) run(command);
+          }}
+          renderEmptyState={() => <p className="palette-empty">Nothing matches “{query}”.</p>}
+        >
+          {sections.map((section) => (
+            <MenuSection key={section.kind} id={section.kind} className="palette-section">
+              <Header className="palette-heading">{section.title}</Header>
+              {section.items.map((c) => (
+                <MenuItem key={c.id} id={c.id} textValue={c.label} className="palette-item">
+                  {c.icon}
+                  <span className="palette-label">{c.label}</span>
+                  {c.detail && <span className="palette-detail">{c.detail}</span>}
+                </MenuItem>
+              ))}
+            </MenuSection>
+          ))}
+        </Menu>
+      </Autocomplete>
+      <p className="palette-hint" aria-hidden="true">
+        <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to go · <kbd>Esc</kbd> to close
+      </p>
+    </div>
+  );
+}
+
+function useCommands(onSignOut: () => void, onError: (message: string | null) => void): Command[] {
+  const accountId = useAccountId();
+  const isAdmin = useIsAdmin();
+  const subscribed = useAccountState((a) => a.subscriptions.subscribed);
+  const users = useAccountState((a) => a.users.active);
+  const ownId = useAccountState((a) => a.userId);
+  const inbox = useInbox();
+  const dnd = useDoNotDisturb();
+
+  return useMemo(() => {
+    const go = (route: Route) => () => navigation.navigate(route);
+    const commands: Command[] = [];
+    const action = (id: string, label: string, icon: ReactNode, run: () => void, keywords?: string) =>
+      commands.push({ id: `action:${id}`, kind: 'action', label, icon, run, keywords });
+
+    action(
+      'status',
+      'Set status…',
+      <Smile size={15} aria-hidden="true" />,
+      () => appDialogs.show('status'),
+      'away emoji',
+    );
+    if (dnd === null) {
+      action(
+        'dnd-on',
+        'Turn on do not disturb',
+        <BellOff size={15} aria-hidden="true" />,
+        () => setDoNotDisturb(DND_FOREVER),
+        'dnd toggle mute notifications',
+      );
+      action(
+        'dnd-hour',
+        'Do not disturb for 1 hour',
+        <BellOff size={15} aria-hidden="true" />,
+        () => setDoNotDisturb(forOneHour(new Date())),
+        'dnd toggle notifications',
+      );
+    } else {
+      action(
+        'dnd-off',
+        'Turn off do not disturb',
+        <BellOff size={15} aria-hidden="true" />,
+        () => setDoNotDisturb(null),
+        'dnd toggle notifications',
+      );
+    }
+    action(
+      'compose',
+      'New message',
+      <PenSquare size={15} aria-hidden="true" />,
+      go({ name: 'compose' }),
+      'compose write',
+    );
+    action(
+      'mark-all',
+      'Mark all messages as read',
+      <CheckCheck size={15} aria-hidden="true" />,
+      () => {
+        markAsRead(accountId, { kind: 'all' }).catch((e: unknown) =>
+          onError(`Could not mark all as read: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      'unread clear',
+    );
+    action(
+      'browse',
+      'Browse streams',
+      <Hash size={15} aria-hidden="true" />,
+      go({ name: 'streams', tab: 'all' }),
+      'subscribe join',
+    );
+    action(
+      'create',
+      'Create a stream',
+      <Hash size={15} aria-hidden="true" />,
+      go({ name: 'streams', tab: 'all', create: true }),
+      'new channel',
+    );
+    action(
+      'shortcuts',
+      'Keyboard shortcuts',
+      <Keyboard size={15} aria-hidden="true" />,
+      () => appDialogs.show('shortcuts'),
+      'help keys hotkeys',
+    );
+    action('sign-out', 'Sign out', <LogOut size={15} aria-hidden="true" />, onSignOut, 'log out logout');
+
+    for (const view of VIEWS) {
+      commands.push({
+        id: `view:${view.route.name}`,
+        kind: 'view',
+        label: view.label,
+        icon: view.icon,
+        run: go(view.route),
+      });
+    }
+
+    const subs = Object.values(subscribed).sort((a, b) => a.name.localeCompare(b.name));
+    for (const sub of subs) {
+      commands.push({
+        id: `stream:${sub.stream_id}`,
+        kind: 'stream',
+        label: `#${sub.name}`,
+        detail: sub.is_muted ? 'muted' : undefined,
+        keywords: sub.description,
+        icon: sub.invite_only ? <Lock size={15} aria-hidden="true" /> : <Hash size={15} aria-hidden="true" />,
+        run: go({ name: 'stream', streamId: sub.stream_id }),
+      });
+    }
+
+    for (const stream of inbox.streams) {
+      for (const t of stream.topics) {
+        commands.push({
+          id: `topic:${stream.streamId}:${t.topic}`,
+          kind: 'topic',
+          label: t.topic || '(no topic)',
+          detail: `#${stream.name} · ${t.count} unread`,
+          icon: t.mentioned ? (
+            <AtSign size={15} aria-hidden="true" />
+          ) : (
+            <MessagesSquare size={15} aria-hidden="true" />
+          ),
+          run: go({ name: 'stream', streamId: stream.streamId, topic: t.topic }),
+        });
+      }
+    }
+
+    const people = Object.values(users)
+      .filter((u) => !u.is_bot && u.user_id !== ownId)
+      .sort((a, b) => a.full_name.localeCompare(b.full_name));
+    for (const user of people) {
+      commands.push({
+        id: `person:${user.user_id}`,
+        kind: 'person',
+        label: user.full_name,
+        detail: user.email,
+        searchOnly: true,
+        icon: <User size={15} aria-hidden="true" />,
+        run: () => appDialogs.showProfile(user.user_id),
+      });
+    }
+
+    for (const s of SETTINGS_SECTIONS) {
+      if (s.admin && !isAdmin) continue;
+      commands.push({
+        id: `setting:${s.section}`,
+        kind: 'setting',
+        label: s.label,
+        detail: s.admin ? 'Organization' : 'Settings',
+        keywords: s.keywords,
+        searchOnly: s.admin,
+        icon: <Settings size={15} aria-hidden="true" />,
+        run: go({ name: 'settings', section: s.section }),
+      });
+    }
+    return commands;
+  }, [accountId, isAdmin, subscribed, users, ownId, inbox, dnd, onSignOut, onError]);
+}

@@ -1,0 +1,76 @@
+/**
+ * The account's link to its server, as the core reports it: a small indicator under the
+ * account's name (role=status, named "Connection"), and a slim banner above the screen while
+ * reconnecting or offline that says, after a long gap, that what is shown may be out of date.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { getBridge } from '../../bridge';
+import { useConnection } from '../../stores/hooks';
+import { Banner, cx } from '../../ui';
+import { connectionText } from './connectionText';
+import { watchNetwork } from './networkWake';
+
+/** After this long without a live queue, events may have been missed for a while. */
+export const STALE_AFTER_MS = 2 * 60_000;
+
+export function ConnectionIndicator() {
+  const connection = useConnection();
+  useEffect(() => watchNetwork(window, getBridge()), []);
+  const now = useNow(
+    connection.status === 'reconnecting' && connection.nextRetryAt !== null,
+    connection.nextRetryAt,
+  );
+  // Why we are reconnecting is there on hover; the indicator itself stays short.
+  const detail = connection.status === 'reconnecting' ? connection.lastError : null;
+  return <StatusBadge tone={connection.status} text={connectionText(connection, now)} detail={detail} />;
+}
+
+export function StatusBadge({ tone, text, detail }: { tone: string; text: string; detail?: string | null }) {
+  return (
+    <p
+      role="status"
+      aria-label="Connection"
+      className={cx('connection', `connection-${tone}`)}
+      title={detail ?? undefined}
+    >
+      <span className="connection-dot" aria-hidden="true" />
+      <span>{text}</span>
+    </p>
+  );
+}
+
+/** The banner over the main area while the account is not connected. */
+export function ConnectionBanner() {
+  const connection = useConnection();
+  const since = useRef<number | null>(null);
+  const live = connection.status === 'connected' || connection.status === 'connecting';
+  if (live) since.current = null;
+  else since.current ??= Date.now();
+  const now = useNow(!live, connection.status);
+  if (live) return null;
+  const stale = since.current !== null && now - since.current >= STALE_AFTER_MS;
+  const text = connection.status === 'offline' ? 'You are offline.' : 'Reconnecting to the server…';
+  return (
+    <div className="connection-banner">
+      <Banner tone="warn" role="status">
+        {text}
+        {stale && ' Data may be out of date.'}
+        {connection.status === 'offline' &&
+          ' Your changes are kept on this computer and sent when you are back.'}
+      </Banner>
+    </div>
+  );
+}
+
+/** The current time, re-read every second while `ticking` and whenever `since` changes. */
+function useNow(ticking: boolean, since: unknown): number {
+  const [now, setNow] = useState(() => Date.now());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `since` restarts the clock on purpose
+  useEffect(() => {
+    setNow(Date.now());
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking, since]);
+  return now;
+}

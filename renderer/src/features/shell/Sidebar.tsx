@@ -1,0 +1,284 @@
+/**
+ * The left sidebar: the accounts (when there are several), the views, and the subscribed
+ * streams with their unread counts: pinned first, then the others, then (per
+ * `demote_inactive_streams`) the inactive ones under their own heading; muted streams sit at the
+ * end of their group, dimmed, their unreads not counted. The account menu is at the bottom.
+ */
+import {
+  AtSign,
+  Clock,
+  FilePen,
+  Hash,
+  Inbox,
+  Lock,
+  type LucideIcon,
+  MessagesSquare,
+  Plus,
+  Star,
+} from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { unreadSummary } from '../../../../shared/domain';
+import type { Subscription } from '../../../../shared/protocol';
+import {
+  useAccountState,
+  useMentionUnread,
+  useServerDraftIds,
+  useSetting,
+  useStreamUnread,
+  useSubscribedStreamIds,
+  useSubscription,
+  useUnreadTotal,
+} from '../../stores/hooks';
+import { CountBadge, cx, IconButton, SearchField } from '../../ui';
+import { AccountMenu } from './AccountMenu';
+import { DoNotDisturbControl } from './DoNotDisturb';
+import { type Route, useNavigate, useRoute, type ViewName } from './navigation';
+import { streamColorRef } from './streamColor';
+
+const VIEWS: { view: ViewName; label: string; icon: LucideIcon }[] = [
+  { view: 'inbox', label: 'Inbox', icon: Inbox },
+  { view: 'recent', label: 'Recent conversations', icon: Clock },
+  { view: 'all', label: 'All messages', icon: MessagesSquare },
+  { view: 'starred', label: 'Starred messages', icon: Star },
+  { view: 'drafts', label: 'Drafts', icon: FilePen },
+];
+
+/** demote_inactive_streams: 1 automatic (when there are many streams), 2 always, 3 never. */
+const DEMOTE_AUTOMATIC_MIN_STREAMS = 30;
+
+export function Sidebar({ onAddAccount, people }: { onAddAccount: () => void; people?: ReactNode }) {
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="sidebar-scroll">
+        <ViewList />
+        <StreamList />
+        {people}
+      </div>
+      <DoNotDisturbControl />
+      <AccountMenu onAddAccount={onAddAccount} />
+    </nav>
+  );
+}
+
+function ViewList() {
+  const route = useRoute();
+  const navigate = useNavigate();
+  const total = useUnreadTotal();
+  const mentions = useMentionUnread();
+  const drafts = useServerDraftIds().length;
+  const counts: Partial<Record<ViewName, ReactNode>> = {
+    inbox: <CountBadge count={total} />,
+    drafts: <CountBadge count={drafts} label={`${drafts} drafts`} />,
+  };
+  return (
+    <ul className="nav-list" aria-label="Views">
+      {VIEWS.map(({ view, label, icon: Icon }) => (
+        <li key={view}>
+          <NavItem
+            current={route.name === view}
+            onSelect={() => navigate({ name: view } as Route)}
+            icon={<Icon size={16} aria-hidden="true" />}
+            label={label}
+            trailing={counts[view]}
+          />
+        </li>
+      ))}
+      {mentions > 0 && (
+        <li>
+          <NavItem
+            current={false}
+            onSelect={() => navigate({ name: 'inbox' })}
+            icon={<AtSign size={16} aria-hidden="true" />}
+            label="Mentions"
+            trailing={<CountBadge count={mentions} label={`${mentions} unread mentions`} />}
+          />
+        </li>
+      )}
+    </ul>
+  );
+}
+
+interface StreamRowData {
+  id: number;
+  name: string;
+  pinned: boolean;
+  muted: boolean;
+  inactive: boolean;
+}
+
+function StreamList() {
+  const ids = useSubscribedStreamIds();
+  const navigate = useNavigate();
+  const [filter, setFilter] = useState('');
+  const demote = useSetting('demote_inactive_streams');
+  return (
+    <section className="sidebar-section" aria-labelledby="sidebar-streams-heading">
+      <div className="sidebar-section-head">
+        <h2 id="sidebar-streams-heading" className="sidebar-heading">
+          Streams
+        </h2>
+        <IconButton
+          label="Browse and create streams"
+          icon={<Plus size={16} aria-hidden="true" />}
+          onPress={() => navigate({ name: 'streams', tab: 'all' })}
+        />
+      </div>
+      {ids.length > 6 && (
+        <SearchField label="Filter streams" value={filter} onChange={setFilter} className="sidebar-filter" />
+      )}
+      {/* Keyed by the ids: StreamGroups reads one subscription per id, so it remounts when they change. */}
+      <StreamGroups key={ids.join(',')} ids={ids} filter={filter} demote={demote} />
+    </section>
+  );
+}
+
+function StreamGroups({ ids, filter, demote }: { ids: number[]; filter: string; demote: unknown }) {
+  const unreadStreams = useAccountState((a) => unreadSummary(a).streams);
+  const rows = useStreamRows(ids).map((r) =>
+    r.inactive && (unreadStreams[r.id] ?? 0) > 0 ? { ...r, inactive: false } : r,
+  );
+  const navigate = useNavigate();
+  const needle = filter.trim().toLowerCase();
+  const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows;
+  const demoting = demote === 2 || (demote === 1 && rows.length >= DEMOTE_AUTOMATIC_MIN_STREAMS);
+  const byMuted = (a: StreamRowData, b: StreamRowData) => Number(a.muted) - Number(b.muted);
+  const pinned = shown.filter((r) => r.pinned).sort(byMuted);
+  const rest = shown.filter((r) => !r.pinned && !(demoting && r.inactive)).sort(byMuted);
+  const inactive = demoting ? shown.filter((r) => !r.pinned && r.inactive).sort(byMuted) : [];
+
+  if (rows.length === 0) {
+    return (
+      <p className="sidebar-empty">
+        You are not subscribed to any streams.{' '}
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => navigate({ name: 'streams', tab: 'all' })}
+        >
+          Browse streams
+        </button>
+      </p>
+    );
+  }
+  if (shown.length === 0) return <p className="sidebar-empty">No streams match your filter.</p>;
+  return (
+    <>
+      {pinned.length > 0 && <StreamGroup label="Pinned streams" rows={pinned} />}
+      <StreamGroup label={pinned.length > 0 ? 'Other streams' : 'Subscribed streams'} rows={rest} />
+      {inactive.length > 0 && <StreamGroup label="Inactive streams" rows={inactive} visibleLabel />}
+    </>
+  );
+}
+
+function StreamGroup({
+  label,
+  rows,
+  visibleLabel,
+}: {
+  label: string;
+  rows: StreamRowData[];
+  visibleLabel?: boolean;
+}) {
+  if (rows.length === 0) return null;
+  return (
+    <>
+      {visibleLabel && <h3 className="sidebar-subheading">{label}</h3>}
+      <ul className={cx('nav-list', 'stream-list')} aria-label={label}>
+        {rows.map((row) => (
+          <li key={row.id}>
+            <StreamRow row={row} />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function StreamRow({ row }: { row: StreamRowData }) {
+  const route = useRoute();
+  const navigate = useNavigate();
+  const unread = useStreamUnread(row.id);
+  const sub = useSubscription(row.id);
+  const current = route.name === 'stream' && route.streamId === row.id;
+  return (
+    <NavItem
+      current={current}
+      className={cx(row.muted && 'nav-item-muted')}
+      onSelect={() => navigate({ name: 'stream', streamId: row.id })}
+      icon={
+        <span className="stream-swatch" ref={streamColorRef(sub?.color)}>
+          {sub?.invite_only ? (
+            <Lock size={13} strokeWidth={2.5} aria-hidden="true" />
+          ) : (
+            <Hash size={13} strokeWidth={2.5} aria-hidden="true" />
+          )}
+        </span>
+      }
+      label={row.name}
+      description={row.muted ? 'muted' : undefined}
+      trailing={<CountBadge count={unread} muted={row.muted} />}
+    />
+  );
+}
+
+/**
+ * The rows' data. One hook per id: the caller is keyed by the ids, so their number is fixed
+ * for the component's life.
+ */
+function useStreamRows(ids: number[]): StreamRowData[] {
+  // biome-ignore lint/correctness/useHookAtTopLevel: the count of ids is fixed per mount (keyed)
+  const subs = ids.map((id) => useSubscription(id));
+  return subs
+    .filter((s): s is Subscription => s !== undefined)
+    .map((s) => ({
+      id: s.stream_id,
+      name: s.name,
+      pinned: s.pin_to_top === true,
+      muted: s.is_muted === true,
+      inactive: isInactive(s),
+    }));
+}
+
+/**
+ * The family's "inactive": no traffic in the last weeks (stream_weekly_traffic 0). A server
+ * that keeps no traffic figures says null for every stream; then a stream that never had a
+ * message (first_message_id null) is the one we know to be inactive. Unreads make a stream
+ * active whatever the figures say (StreamGroups checks those).
+ */
+export function isInactive(s: Pick<Subscription, 'stream_weekly_traffic' | 'first_message_id'>): boolean {
+  if (s.stream_weekly_traffic === 0) return true;
+  return s.stream_weekly_traffic === null && s.first_message_id === null;
+}
+
+export function NavItem({
+  current,
+  onSelect,
+  icon,
+  label,
+  description,
+  trailing,
+  className,
+}: {
+  current: boolean;
+  onSelect: () => void;
+  icon: ReactNode;
+  label: string;
+  /** Said after the name (e.g. "muted"), hidden from sight. */
+  description?: string;
+  trailing?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={cx('nav-item', className)}
+      aria-current={current ? 'page' : undefined}
+      onClick={onSelect}
+    >
+      {icon}
+      <span className="nav-item-label">{label}</span>
+      {description && <span className="visually-hidden">, {description}</span>}
+      {trailing}
+    </button>
+  );
+}

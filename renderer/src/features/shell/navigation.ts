@@ -1,0 +1,77 @@
+/**
+ * Where this window is: one route at a time, kept per window (two windows may look at different
+ * places). A tiny store rather than URLs: the app is served from app:// and from a browser-mode
+ * page whose URL carries a secret, and no route is ever shared as a link.
+ */
+import { create } from 'zustand';
+
+export type SettingsSection =
+  | 'profile'
+  | 'account'
+  | 'preferences'
+  | 'notifications'
+  | 'privacy'
+  | 'org-profile'
+  | 'org-settings'
+  | 'org-defaults'
+  | 'profile-fields'
+  | 'users'
+  | 'groups'
+  | 'playgrounds'
+  | 'emoji';
+
+export type StreamsTab = 'subscribed' | 'all';
+
+export type Route =
+  | { name: 'inbox' }
+  | { name: 'recent' }
+  | { name: 'all' }
+  | { name: 'starred' }
+  | { name: 'drafts' }
+  /** A new message (the composer arrives with the conversation view, issue 10). */
+  | { name: 'compose' }
+  /** One stream: its topics (and, with issue 10, its messages). */
+  | { name: 'stream'; streamId: number; topic?: string }
+  /** Browse, subscribe, create, and one stream's settings (`streamId`). */
+  | { name: 'streams'; tab: StreamsTab; streamId?: number; create?: boolean }
+  | { name: 'settings'; section: SettingsSection };
+
+export type ViewName = 'inbox' | 'recent' | 'all' | 'starred' | 'drafts';
+
+export const DEFAULT_ROUTE: Route = { name: 'inbox' };
+
+interface NavigationState {
+  route: Route;
+  /** Routes visited before, for Back (at most 50). */
+  history: Route[];
+  navigate: (route: Route) => void;
+  back: () => void;
+}
+
+const useNavigationStore = create<NavigationState>()((set) => ({
+  route: DEFAULT_ROUTE,
+  history: [],
+  navigate: (route) =>
+    set((state) =>
+      sameRoute(state.route, route) ? state : { route, history: [...state.history.slice(-49), state.route] },
+    ),
+  back: () =>
+    set((state) => {
+      const previous = state.history[state.history.length - 1];
+      return previous ? { route: previous, history: state.history.slice(0, -1) } : state;
+    }),
+}));
+
+export const useRoute = (): Route => useNavigationStore((s) => s.route);
+export const useNavigate = (): ((route: Route) => void) => useNavigationStore((s) => s.navigate);
+export const useBack = (): (() => void) => useNavigationStore((s) => s.back);
+
+/** For code outside React (keyboard shortcuts, the command palette's actions). */
+export const navigation = {
+  get: (): Route => useNavigationStore.getState().route,
+  navigate: (route: Route): void => useNavigationStore.getState().navigate(route),
+};
+
+export function sameRoute(a: Route, b: Route): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
