@@ -8,7 +8,6 @@ import type { ServiceContext } from '../context';
 import { realmSettings, requireRealm, SYSTEM_GROUPS, systemGroupId } from '../db/realm';
 import { getUserGroup } from '../db/realm-data';
 import {
-  firstMessageId,
   getStream,
   getStreamByName,
   getSubscription,
@@ -37,6 +36,7 @@ import {
   NOTIFICATION_DEFAULTS,
   type NotificationProperty,
   notificationDefaults,
+  streamFigures,
 } from '../formats/streams';
 import { renderMarkdown } from '../markdown';
 import { canAccessStream, canSeeStream, isAdmin, streamViewerIds, subscriberViewerIds } from '../permissions';
@@ -91,7 +91,7 @@ function subscriptionEvent(ctx: ServiceContext, userId: number, streamIds: numbe
     return {
       stream,
       sub,
-      first: firstMessageId(ctx.db, streamId),
+      figures: streamFigures(ctx.db, stream),
       members: streamSubscriberIds(ctx.db, streamId),
     };
   });
@@ -102,7 +102,7 @@ function subscriptionEvent(ctx: ServiceContext, userId: number, streamIds: numbe
       formatSubscription(
         o.stream,
         o.sub,
-        o.first,
+        o.figures,
         o.members,
         queue.settings.capabilities.notification_settings_null ? null : defaults,
       ),
@@ -227,7 +227,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
   for (const stream of created) {
     const row = getStream(ctx.db, stream.id) as StreamRow;
     events.send(
-      { type: 'stream', op: 'create', streams: [formatStream(row, null)] },
+      { type: 'stream', op: 'create', streams: [formatStream(row, streamFigures(ctx.db, row))] },
       streamViewerIds(ctx.db, row),
     );
   }
@@ -241,7 +241,7 @@ function subscribeIn(ctx: ServiceContext, events: EventBatch, actor: UserRow, re
     if (newcomers.length > 0) {
       const row = getStream(ctx.db, stream.id) as StreamRow;
       events.send(
-        { type: 'stream', op: 'create', streams: [formatStream(row, firstMessageId(ctx.db, row.id))] },
+        { type: 'stream', op: 'create', streams: [formatStream(row, streamFigures(ctx.db, row))] },
         newcomers,
       );
     }
@@ -407,7 +407,7 @@ export function doUnsubscribe(
           {
             type: 'stream',
             op: 'delete',
-            streams: gone.map((s) => formatStream(s, firstMessageId(ctx.db, s.id))),
+            streams: gone.map((s) => formatStream(s, streamFigures(ctx.db, s))),
           },
           [userId],
         );

@@ -186,6 +186,35 @@ export function firstMessageIds(db: Db, realmId: number): Map<number, number> {
   return new Map(rows.map((r) => [r.stream_id, r.first]));
 }
 
+/**
+ * How many messages each stream of the realm (archived ones too) received in
+ * [fromSeconds, toSeconds): one statement, one range seek per stream (messages_stream_date).
+ */
+export function streamMessageCounts(
+  db: Db,
+  realmId: number,
+  fromSeconds: number,
+  toSeconds: number,
+): Map<number, number> {
+  const rows = db
+    .prepare(
+      `SELECT s.id AS stream_id,
+         (SELECT COUNT(*) FROM messages m
+          WHERE m.stream_id = s.id AND m.date_sent >= ? AND m.date_sent < ?) AS n
+       FROM streams s WHERE s.realm_id = ?`,
+    )
+    .all(fromSeconds, toSeconds, realmId) as { stream_id: number; n: number }[];
+  return new Map(rows.map((r) => [r.stream_id, r.n]));
+}
+
+/** How many messages one stream received in [fromSeconds, toSeconds). */
+export function streamMessageCount(db: Db, streamId: number, fromSeconds: number, toSeconds: number): number {
+  return db
+    .prepare('SELECT COUNT(*) FROM messages WHERE stream_id = ? AND date_sent >= ? AND date_sent < ?')
+    .pluck()
+    .get(streamId, fromSeconds, toSeconds) as number;
+}
+
 export function getSubscription(db: Db, userId: number, streamId: number): SubscriptionRow | undefined {
   return db
     .prepare('SELECT * FROM subscriptions WHERE user_id = ? AND stream_id = ?')

@@ -5,11 +5,14 @@
  */
 import type { Db } from '../db';
 import {
+  firstMessageId,
   firstMessageIds,
   listDefaultStreams,
   listStreams,
   type StreamRow,
   type SubscriptionRow,
+  streamMessageCount,
+  streamMessageCounts,
   subscribersByStream,
   subscriptionsOf,
 } from '../db/streams';
@@ -41,7 +44,71 @@ export function notificationDefaults(user: UserRow): Record<NotificationProperty
 
 const nullableBool = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
-export function formatStream(stream: StreamRow, firstMessageId: number | null): Record<string, unknown> {
+/** What a Stream object tells beyond its row: figures from its messages. */
+export interface StreamFigures {
+  firstMessageId: number | null;
+  /** The spec's stream_weekly_traffic (weeklyTraffic below). */
+  weeklyTraffic: number | null;
+}
+
+const DAY_SECONDS = 86_400;
+/** The family counts the last 4 weeks of its daily figures... */
+const TRAFFIC_WINDOW_DAYS = 28;
+/** ...and says nothing (null) for a stream younger than a week. */
+const TRAFFIC_MIN_AGE_DAYS = 7;
+
+/**
+ * The span the traffic is counted over, in epoch seconds: the 28 whole UTC days before today.
+ * The family's figure comes from daily analytics, and no event carries a change of it, so
+ * today's messages are left out: the figure a client got at register stays true all day.
+ */
+export function trafficWindow(nowMs = Date.now()): { from: number; to: number } {
+  const to = Math.floor(nowMs / 1000 / DAY_SECONDS) * DAY_SECONDS;
+  return { from: to - TRAFFIC_WINDOW_DAYS * DAY_SECONDS, to };
+}
+
+/** 1234 → 1200: the family rounds its estimate to two significant digits. */
+function twoSignificantDigits(n: number): number {
+  if (n < 100) return n;
+  const unit = 10 ** (String(n).length - 2);
+  return Math.round(n / unit) * unit;
+}
+
+/**
+ * stream_weekly_traffic as the interface family computes it: null for a stream less than a
+ * week old (by the window's end), else the messages of the window per week (over the stream's
+ * age when it is younger than the window), rounded down, at least 1 when there were any, to
+ * two significant digits.
+ */
+export function weeklyTraffic(dateCreated: number, messages: number, windowEnd: number): number | null {
+  const ageDays = Math.floor((windowEnd - dateCreated) / DAY_SECONDS);
+  if (ageDays < TRAFFIC_MIN_AGE_DAYS) return null;
+  const days = Math.min(ageDays, TRAFFIC_WINDOW_DAYS);
+  const weekly = Math.floor((messages * 7) / days);
+  return twoSignificantDigits(weekly === 0 && messages > 0 ? 1 : weekly);
+}
+
+/** One stream's figures (for events about one stream). */
+export function streamFigures(db: Db, stream: StreamRow): StreamFigures {
+  const { from, to } = trafficWindow();
+  return {
+    firstMessageId: firstMessageId(db, stream.id),
+    weeklyTraffic: weeklyTraffic(stream.date_created, streamMessageCount(db, stream.id, from, to), to),
+  };
+}
+
+/** Every stream's figures of a realm, from one grouped query each (for lists of streams). */
+export function realmStreamFigures(db: Db, realmId: number): (stream: StreamRow) => StreamFigures {
+  const { from, to } = trafficWindow();
+  const firsts = firstMessageIds(db, realmId);
+  const counts = streamMessageCounts(db, realmId, from, to);
+  return (stream) => ({
+    firstMessageId: firsts.get(stream.id) ?? null,
+    weeklyTraffic: weeklyTraffic(stream.date_created, counts.get(stream.id) ?? 0, to),
+  });
+}
+
+export function formatStream(stream: StreamRow, figures: StreamFigures): Record<string, unknown> {
   return {
     stream_id: stream.id,
     name: stream.name,
@@ -54,9 +121,8 @@ export function formatStream(stream: StreamRow, firstMessageId: number | null): 
     is_announcement_only: stream.stream_post_policy === 2,
     message_retention_days: stream.message_retention_days,
     history_public_to_subscribers: stream.history_public_to_subscribers === 1,
-    first_message_id: firstMessageId,
-    // Traffic statistics are not kept yet: "too new to tell" is the spec's null.
-    stream_weekly_traffic: null,
+    first_message_id: figures.firstMessageId,
+    stream_weekly_traffic: figures.weeklyTraffic,
     can_remove_subscribers_group_id: stream.can_remove_subscribers_group_id,
   };
 }
@@ -64,13 +130,13 @@ export function formatStream(stream: StreamRow, firstMessageId: number | null): 
 export function formatSubscription(
   stream: StreamRow,
   sub: SubscriptionRow,
-  firstMessageId: number | null,
+  figures: StreamFigures,
   subscribers: number[] | undefined,
   /** Given for clients without notification_settings_null: nulls become these values. */
   defaults: Record<NotificationProperty, boolean> | null = null,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = {
-    ...formatStream(stream, firstMessageId),
+    ...formatStream(stream, figures),
     color: sub.color,
     is_muted: sub.is_muted === 1,
     in_home_view: sub.is_muted === 0,
@@ -102,26 +168,26 @@ export function subscriptionState(
   const defaults = notificationSettingsNull ? null : notificationDefaults(user);
   const streams = listStreams(db, user.realm_id);
   const subs = new Map(subscriptionsOf(db, user.id).map((s) => [s.stream_id, s]));
-  const firsts = firstMessageIds(db, user.realm_id);
+  const figuresOf = realmStreamFigures(db, user.realm_id);
   const subscribers = includeSubscribers ? subscribersByStream(db, user.realm_id) : null;
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: Record<string, unknown>[] = [];
   for (const stream of streams) {
     const sub = subs.get(stream.id);
-    const first = firsts.get(stream.id) ?? null;
+    const figures = figuresOf(stream);
     const members = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
     if (sub?.active === 1) {
-      subscriptions.push(formatSubscription(stream, sub, first, members, defaults));
+      subscriptions.push(formatSubscription(stream, sub, figures, members, defaults));
     } else if (sub) {
       // A former subscription of a stream the user can no longer see is gone with the
       // stream (a `stream` delete event told the client).
       if (!canSeeStream(user, stream, false)) continue;
       // Former subscribers of a private stream no longer see its members.
       const visible = canSeeSubscribers(user, stream, false);
-      unsubscribed.push(formatSubscription(stream, sub, first, visible ? members : undefined, defaults));
+      unsubscribed.push(formatSubscription(stream, sub, figures, visible ? members : undefined, defaults));
     } else if (canSeeStream(user, stream, false)) {
-      const never = formatStream(stream, first);
+      const never = formatStream(stream, figures);
       if (members) never.subscribers = members;
       neverSubscribed.push(never);
     }
@@ -136,10 +202,10 @@ export function visibleStreams(db: Db, user: UserRow): Record<string, unknown>[]
       .filter((s) => s.active === 1)
       .map((s) => s.stream_id),
   );
-  const firsts = firstMessageIds(db, user.realm_id);
+  const figuresOf = realmStreamFigures(db, user.realm_id);
   return listStreams(db, user.realm_id)
     .filter((s) => canSeeStream(user, s, subscribed.has(s.id)))
-    .map((s) => formatStream(s, firsts.get(s.id) ?? null));
+    .map((s) => formatStream(s, figuresOf(s)));
 }
 
 export interface StreamQuery {
@@ -163,7 +229,7 @@ export function queryStreams(db: Db, user: UserRow, q: StreamQuery): Record<stri
   const owner =
     q.includeOwnerSubscribed && user.is_bot === 1 && user.bot_owner_id !== null ? user.bot_owner_id : null;
   const owners = owner !== null ? activeSubs(owner) : new Set<number>();
-  const firsts = firstMessageIds(db, user.realm_id);
+  const figuresOf = realmStreamFigures(db, user.realm_id);
   return listStreams(db, user.realm_id)
     .filter(
       (s) =>
@@ -177,7 +243,7 @@ export function queryStreams(db: Db, user: UserRow, q: StreamQuery): Record<stri
         owners.has(s.id),
     )
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((s) => formatStream(s, firsts.get(s.id) ?? null));
+    .map((s) => formatStream(s, figuresOf(s)));
 }
 
 /**
@@ -185,6 +251,6 @@ export function queryStreams(db: Db, user: UserRow, q: StreamQuery): Record<stri
  * register's realm_default_streams and `default_streams` events.
  */
 export function defaultStreamObjects(db: Db, realmId: number): Record<string, unknown>[] {
-  const firsts = firstMessageIds(db, realmId);
-  return listDefaultStreams(db, realmId).map((s) => formatStream(s, firsts.get(s.id) ?? null));
+  const figuresOf = realmStreamFigures(db, realmId);
+  return listDefaultStreams(db, realmId).map((s) => formatStream(s, figuresOf(s)));
 }

@@ -10,6 +10,7 @@ import { sql as presenceMutedUsers } from './0005_presence_muted_users';
 import { sql as userGroupDeactivation } from './0006_user_group_deactivation';
 import { sql as realmUploads } from './0007_realm_uploads';
 import { sql as messagesBySender } from './0008_messages_by_sender';
+import { sql as messagesByStreamDate } from './0009_messages_by_stream_date';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'user_group_deactivation', sql: userGroupDeactivation },
   { version: 7, name: 'realm_uploads', sql: realmUploads },
   { version: 8, name: 'messages_by_sender', sql: messagesBySender },
+  { version: 9, name: 'messages_by_stream_date', sql: messagesByStreamDate },
 ];

@@ -8,9 +8,9 @@ import type { ServiceContext } from '../../context';
 import { listLinkifiers } from '../../db/linkifiers';
 import { type RealmRow, realmUserSettingsDefaults } from '../../db/realm';
 import { listProfileFields, PROFILE_FIELD_TYPES } from '../../db/realm-data';
-import { firstMessageIds, listStreams, type SubscriptionRow } from '../../db/streams';
+import { listStreams, type SubscriptionRow } from '../../db/streams';
 import { listUsers, type UserRow } from '../../db/users';
-import { formatSubscription } from '../../formats/streams';
+import { formatSubscription, realmStreamFigures } from '../../formats/streams';
 import { formatUser } from '../../formats/users';
 import type { State } from './index';
 import { settingChoices } from './settings';
@@ -33,10 +33,10 @@ function spectatorSubscription(streamId: number): SubscriptionRow {
 }
 
 function spectatorSubscriptions(ctx: ServiceContext, realm: RealmRow): Record<string, unknown>[] {
-  const firsts = firstMessageIds(ctx.db, realm.id);
+  const figuresOf = realmStreamFigures(ctx.db, realm.id);
   return listStreams(ctx.db, realm.id)
     .filter((s) => s.is_web_public === 1)
-    .map((s) => formatSubscription(s, spectatorSubscription(s.id), firsts.get(s.id) ?? null, undefined));
+    .map((s) => formatSubscription(s, spectatorSubscription(s.id), figuresOf(s), undefined));
 }
 
 /** The organization's active users as anyone may see them. */

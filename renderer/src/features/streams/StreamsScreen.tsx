@@ -8,7 +8,13 @@ import { type StreamsTab, useNavigate } from '../shell/navigation';
 import { streamColorRef } from '../shell/streamColor';
 import { CreateStreamDialog } from './CreateStreamDialog';
 import { StreamSettings } from './StreamSettings';
-import { filterStreams, type StreamListItem, subscriberText, trafficText } from './streamsModel';
+import {
+  filterStreams,
+  type StreamListItem,
+  subscriberText,
+  trafficDescription,
+  trafficText,
+} from './streamsModel';
 import { errorText, useStreamList } from './useStreams';
 import './streams.css';
 
@@ -196,7 +202,7 @@ function StreamListRow({
         </span>
         {stream.description && <p className="streams-row-description">{stream.description}</p>}
         <p className="streams-row-meta">
-          <span>{trafficText(stream.weeklyTraffic)}</span>
+          <span title={trafficDescription(stream.weeklyTraffic)}>{trafficText(stream.weeklyTraffic)}</span>
           {subscribers && <span>{subscribers}</span>}
         </p>
         {toggle.error && <InlineError>{errorText(toggle.error)}</InlineError>}
