@@ -10,7 +10,6 @@ import { type RealmRow, realmSettings, requireRealm } from '../db/realm';
 import {
   archiveStream,
   endSubscriptions,
-  firstMessageId,
   getStream,
   getStreamByName,
   type StreamRow,
@@ -20,7 +19,7 @@ import {
 } from '../db/streams';
 import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
-import { formatStream } from '../formats/streams';
+import { formatStream, streamFigures } from '../formats/streams';
 import { renderMarkdown } from '../markdown';
 import {
   canAccessStream,
@@ -58,6 +57,7 @@ const REALM_POLICY_DEFAULTS = {
   create_private_stream_policy: POLICY.members,
   create_web_public_stream_policy: POLICY.admins,
   invite_to_stream_policy: POLICY.members,
+  user_group_edit_policy: POLICY.members,
 } as const;
 export type RealmPolicy = keyof typeof REALM_POLICY_DEFAULTS;
 
@@ -236,7 +236,7 @@ export function doUpdateStream(
 
     if (lost.length > 0) {
       events.send(
-        { type: 'stream', op: 'delete', streams: [formatStream(before, firstMessageId(ctx.db, streamId))] },
+        { type: 'stream', op: 'delete', streams: [formatStream(before, streamFigures(ctx.db, before))] },
         lost,
       );
     }
@@ -258,7 +258,7 @@ export function doUpdateStream(
     }
     if (gained.length > 0) {
       events.send(
-        { type: 'stream', op: 'create', streams: [formatStream(after, firstMessageId(ctx.db, streamId))] },
+        { type: 'stream', op: 'create', streams: [formatStream(after, streamFigures(ctx.db, after))] },
         gained,
       );
       // Users who can now see the stream learn who is subscribed.
@@ -302,7 +302,7 @@ export function doArchiveStream(ctx: ServiceContext, user: UserRow, streamId: nu
     const stream = accessStreamForDeleteOrUpdate(ctx, user, streamId);
     const viewers = streamViewerIds(ctx.db, stream);
     const subscribers = streamSubscriberIds(ctx.db, stream.id);
-    const deleted = formatStream(stream, firstMessageId(ctx.db, stream.id));
+    const deleted = formatStream(stream, streamFigures(ctx.db, stream));
 
     markArchivedStreamRead(ctx, events, stream.id);
     endSubscriptions(ctx.db, stream.id);

@@ -3,6 +3,7 @@
  * family's checks; `user_group` events to everyone.
  */
 import type { ServiceContext } from '../context';
+import { requireRealm } from '../db/realm';
 import {
   addGroupMembers,
   deactivateUserGroup,
@@ -18,7 +19,8 @@ import {
 import { activeUserIds, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
 import { checkPrintable } from '../printable';
-import { accessUserById, accessUserGroupById, invalidUserId, requireMember } from './access';
+import { accessUserById, accessUserGroupById, insufficientPermission, invalidUserId } from './access';
+import { allowedBy, realmPolicy } from './streams';
 import { type EventBatch, runAction } from './transaction';
 
 export const MAX_USER_GROUP_NAME_LENGTH = 100;
@@ -47,14 +49,30 @@ export function checkUserGroupDescription(description: string): string {
   return description;
 }
 
+/**
+ * The organization's user_group_edit_policy: who may create groups and edit any (the family's
+ * require_user_group_edit_permission; guests never). Editing a group also needs membership or
+ * a moderator's role (accessUserGroupById).
+ */
+function requireGroupEditPolicy(ctx: ServiceContext, user: UserRow): void {
+  if (!allowedBy(user, realmPolicy(requireRealm(ctx.db), 'user_group_edit_policy'))) {
+    throw insufficientPermission();
+  }
+}
+
+/** A group the user may edit: the policy first, then the group's own rules. */
+function editableGroup(ctx: ServiceContext, user: UserRow, groupId: number): UserGroupRow {
+  requireGroupEditPolicy(ctx, user);
+  return accessUserGroupById(ctx, user, groupId);
+}
+
 /** POST /user_groups/create: returns the new group's id. */
 export function doCreateUserGroup(
   ctx: ServiceContext,
   user: UserRow,
   group: { name: string; description: string; members: number[] },
 ): number {
-  // The family's default user_group_edit_policy: members and above; never guests.
-  requireMember(user);
+  requireGroupEditPolicy(ctx, user);
   const name = checkUserGroupName(group.name);
   const description = checkUserGroupDescription(group.description);
   const members = [...new Set(group.members)];
@@ -96,7 +114,7 @@ export function doUpdateUserGroup(
 ): void {
   if (change.name === undefined && change.description === undefined) throw badRequest('No new data supplied');
   runAction(ctx, (events) => {
-    const group = accessUserGroupById(ctx, user, groupId);
+    const group = editableGroup(ctx, user, groupId);
     const name = change.name === undefined ? undefined : checkRename(ctx, group, change.name);
     const description =
       change.description === undefined ? undefined : checkUserGroupDescription(change.description);
@@ -126,7 +144,7 @@ export function doUpdateUserGroupMembers(
   if (add.length === 0 && remove.length === 0)
     throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
   runAction(ctx, (events) => {
-    const group = accessUserGroupById(ctx, user, groupId);
+    const group = editableGroup(ctx, user, groupId);
     const members = new Set(directMemberIds(ctx.db, group.id));
     for (const id of add) {
       accessUserById(ctx, id, { error: invalidUserId });
@@ -159,7 +177,7 @@ export function userGroupMembers(ctx: ServiceContext, user: UserRow, groupId: nu
  */
 export function doDeactivateUserGroup(ctx: ServiceContext, user: UserRow, groupId: number): void {
   runAction(ctx, (events) => {
-    const group = accessUserGroupById(ctx, user, groupId);
+    const group = editableGroup(ctx, user, groupId);
     const streams = streamIdsUsingGroup(ctx.db, group.id);
     if (streams.length > 0) {
       const objections = streams.map((id) => ({

@@ -236,3 +236,64 @@ describe('POST /user_groups/{user_group_id}/deactivate', () => {
     ]);
   });
 });
+
+describe('user_group_edit_policy', () => {
+  const setPolicy = async (value: number) =>
+    expect(
+      (await send(admin, 'PATCH', '/realm', { user_group_edit_policy: String(value) })).body,
+    ).toMatchObject({
+      result: 'success',
+    });
+
+  it('"administrators only" stops members creating and editing groups, and changes nothing', async () => {
+    await setPolicy(2);
+    try {
+      const before = { groups: groupRows(), members: memberRows() };
+      expectError(
+        await send(alice, 'POST', '/user_groups/create', {
+          name: 'policy-blocked',
+          description: 'no',
+          members: '[]',
+        }),
+        'Insufficient permission',
+      );
+      // Alice is in engineering-team, which would let her edit it under the default policy.
+      expectError(
+        await send(alice, 'PATCH', `/user_groups/${engineering}`, { description: 'blocked' }),
+        'Insufficient permission',
+      );
+      expectError(
+        await send(alice, 'POST', `/user_groups/${engineering}/members`, { add: `[${BOB}]` }),
+        'Insufficient permission',
+      );
+      expectError(
+        await send(alice, 'POST', `/user_groups/${engineering}/deactivate`),
+        'Insufficient permission',
+      );
+      expect({ groups: groupRows(), members: memberRows() }).toEqual(before);
+      // Administrators still may.
+      const r = await send(admin, 'PATCH', `/user_groups/${engineering}`, { description: 'by an admin' });
+      expect(r.body).toEqual({ result: 'success', msg: '' });
+    } finally {
+      await setPolicy(1);
+    }
+  });
+
+  it('"moderators and above" stops a member in the group, and lets an administrator create one', async () => {
+    await setPolicy(4);
+    try {
+      expectError(
+        await send(alice, 'PATCH', `/user_groups/${engineering}`, { description: 'alice' }),
+        'Insufficient permission',
+      );
+      const created = await send(admin, 'POST', '/user_groups/create', {
+        name: 'moderated',
+        description: '',
+        members: `[${ADMIN}]`,
+      });
+      expect(created.body).toMatchObject({ result: 'success' });
+    } finally {
+      await setPolicy(1);
+    }
+  });
+});
