@@ -22,6 +22,13 @@ function scryptOptions(N: number, r: number, p: number) {
   return { N, r, p, maxmem: 128 * N * r * p * 2 };
 }
 
+/**
+ * The service's rule for new passwords: at least this many characters (register's
+ * `password_min_length`). It estimates no guesses, so register's `password_min_guesses` is 0.
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MIN_GUESSES = 0;
+
 /** `scrypt$N$r$p$salt$hash`, base64url parts; the parameters travel with the hash. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

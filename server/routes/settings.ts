@@ -11,7 +11,7 @@ import {
   doUpdateSettings,
   type SettingsChanges,
 } from '../actions/settings';
-import { hashPassword, verifyPassword } from '../auth';
+import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from '../auth';
 import { badRequest, missingArgument } from '../errors';
 import { type RouteRequest, route } from '../http';
 import { escapeHtml } from '../markdown';
@@ -25,7 +25,6 @@ import {
 
 /** Parameters of PATCH /settings that are not settings of the tables. */
 const PROFILE_PARAMS = new Set(['full_name', 'email', 'old_password', 'new_password']);
-const MIN_PASSWORD_LENGTH = 8;
 
 /**
  * The settings a request changes, in request order: the router decoded each and checked it
@@ -76,7 +75,7 @@ async function updateSettings({ ctx, user, raw, params }: RouteRequest<'PATCH /s
       recordLoginFailure(ctx.rateLimits, user.delivery_email);
       throw badRequest('Wrong password!');
     }
-    if ([...newPassword].length < MIN_PASSWORD_LENGTH) throw badRequest('New password is too weak!');
+    if ([...newPassword].length < PASSWORD_MIN_LENGTH) throw badRequest('New password is too weak!');
     passwordHash = await hashPassword(newPassword);
   }
 

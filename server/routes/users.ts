@@ -12,7 +12,7 @@ import {
   doUpdateUser,
   isValidEmail,
 } from '../actions/users';
-import { hashPassword } from '../auth';
+import { hashPassword, PASSWORD_MIN_LENGTH } from '../auth';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
@@ -24,8 +24,6 @@ import { route } from '../http';
 import { escapeHtml } from '../markdown';
 import { canAccessDeliveryEmail } from '../permissions';
 import { actionRoute } from './shapes';
-
-const MIN_PASSWORD_LENGTH = 8;
 
 /** The query parameters GET /users and GET /users/{email} share. */
 function listView(db: Db, viewer: UserRow, realm: RealmRow, params: ParamsOf<'GET /users'>): UserView {
@@ -82,7 +80,7 @@ export const userEndpoints = [
       const fullName = checkFullName(params.full_name);
       if (!isValidEmail(email)) throw badRequest(`Invalid email '${email}'`);
       if (getUserByEmail(ctx.db, ctx.realmId, email)) throw badRequest(`Email '${email}' already in use`);
-      if ([...password].length < MIN_PASSWORD_LENGTH || password.includes('\0'))
+      if ([...password].length < PASSWORD_MIN_LENGTH || password.includes('\0'))
         throw badRequest('The password is too weak.');
       const passwordHash = await hashPassword(password);
       // doCreateUser checks the address again inside its transaction (a concurrent request).

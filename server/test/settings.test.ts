@@ -432,6 +432,18 @@ describe('full_name, email and password', () => {
     // The API key stays the same: other clients keep working.
     expect((await call(svc.url, 'GET', '/users/me', { auth: authOf(guest) })).status).toBe(200);
   });
+
+  it('register gives the password rule it enforces: password_min_length characters, no guesses rule', async () => {
+    const r = await bob.registerQueue({ fetch_event_types: ['realm'] });
+    if (r.queue_id) await bob.deleteQueue(r.queue_id);
+    expect([r.password_min_length, r.password_min_guesses]).toEqual([8, 0]);
+    const tooShort = await patch(bob, `old_password=${svc.demo.password}&new_password=aaaaaaa`);
+    expect(tooShort.body).toEqual({ result: 'error', msg: 'New password is too weak!', code: 'BAD_REQUEST' });
+    const justLong = await patch(bob, `old_password=${svc.demo.password}&new_password=aaaaaaaa`);
+    expect(justLong.status).toBe(200);
+    const back = await patch(bob, `old_password=aaaaaaaa&new_password=${svc.demo.password}`);
+    expect(back.status).toBe(200);
+  });
 });
 
 describe('enable_drafts_synchronization', () => {

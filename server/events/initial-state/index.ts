@@ -10,6 +10,7 @@
  * Like the rest of events/, nothing here imports actions/.
  */
 import type { ClientCapabilities } from '../../../shared/protocol';
+import { PASSWORD_MIN_GUESSES, PASSWORD_MIN_LENGTH } from '../../auth';
 import type { ServiceContext } from '../../context';
 import { type RealmRow, realmSettings } from '../../db/realm';
 import { realmSettingsState } from '../../db/realm-settings';
@@ -81,6 +82,8 @@ function realmState(req: SnapshotRequest): State {
     max_stream_description_length: 1024,
     max_topic_length: 60,
     max_message_length: 10000,
+    password_min_length: PASSWORD_MIN_LENGTH,
+    password_min_guesses: PASSWORD_MIN_GUESSES,
   };
 }
 
