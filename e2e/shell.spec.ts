@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { startProxy } from '../test/support/proxy';
-import { loginAs } from '../test/support/server';
+import { loginAs, makeTempDir, removeDir } from '../test/support/server';
 import { connectionStatus, expect, openSettings, signInAndWait, test } from './support/app';
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -232,9 +232,12 @@ test('the command palette jumps to a stream by typing and Enter, and runs action
 test('do not disturb for 1 hour shows until when, in the time format chosen, and turns off', async ({
   server,
   alice,
-  openSignedIn,
+  launchApp,
+  openApp,
 }) => {
-  const page = await openSignedIn({ serverUrl: server.url }, alice);
+  const app = await launchApp({ serverUrl: server.url });
+  const page = await openApp(app);
+  await signInAndWait(page, alice);
   await sidebar(page).getByRole('button', { name: 'Do not disturb' }).click();
   await page.getByRole('menuitem', { name: 'For 1 hour' }).click();
   const label = page.getByRole('status', { name: 'Do not disturb' });
@@ -243,11 +246,97 @@ test('do not disturb for 1 hour shows until when, in the time format chosen, and
   const aliceApi = await loginAs(server, 'alice');
   await aliceApi.request('PATCH', '/settings', { twenty_four_hour_time: true });
   await expect(label).toHaveText(/^Do not disturb until \d\d:\d\d$/);
-  // Kept on this computer, for every window and the notification code.
-  expect(await page.evaluate("localStorage.getItem('confab.doNotDisturbUntil')")).toMatch(/^\d+$/);
+  // Kept by the app, not the page: loaded again, the page shows it still.
+  await page.goto(app.url);
+  await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
+  await expect(label).toHaveText(/^Do not disturb until \d\d:\d\d$/);
   await page.getByRole('button', { name: 'Turn off do not disturb' }).click();
   await expect(page.getByRole('status', { name: 'Do not disturb' })).toHaveCount(0);
   await expect(sidebar(page).getByRole('button', { name: 'Do not disturb' })).toBeVisible();
+});
+
+/** From now on, counts the desktop notifications the page makes (each still shown). */
+async function countNotifications(page: Page) {
+  await page.evaluate(`{
+    const Real = window.Notification;
+    window.__notifications = 0;
+    window.Notification = class extends Real {
+      constructor(...args) { super(...args); window.__notifications++; }
+    };
+  }`);
+}
+const notificationsMade = (page: Page) => page.evaluate('window.__notifications') as Promise<number>;
+
+test('do not disturb until tomorrow shows in every window of the app at once, after a reload, and holds back notifications', async ({
+  server,
+  alice,
+  launchApp,
+  openApp,
+}) => {
+  const app = await launchApp({ serverUrl: server.url });
+  const one = await openApp(app);
+  await one.context().grantPermissions(['notifications'], { origin: new URL(app.url).origin });
+  await signInAndWait(one, alice);
+  await countNotifications(one);
+  const two = await openApp(app);
+  await expect(connectionStatus(two)).toHaveText('Connected', { timeout: 30_000 });
+
+  await sidebar(one).getByRole('button', { name: 'Do not disturb' }).click();
+  // The demo's default is 12-hour time.
+  await one.getByRole('menuitem', { name: /^Until tomorrow \(9:00\sAM\)$/ }).click();
+  const until = /^Do not disturb until tomorrow 9:00\sAM$/;
+  await expect(sidebar(one).getByRole('status', { name: 'Do not disturb' })).toHaveText(until);
+  // The other window of the same app, at once, without a reload.
+  await expect(sidebar(two).getByRole('status', { name: 'Do not disturb' })).toHaveText(until);
+  await expect(sidebar(two).getByRole('button', { name: 'Do not disturb', exact: true })).toHaveCount(0);
+  await two.screenshot({ path: test.info().outputPath('dnd-sidebar.png') });
+
+  // Loaded again, the page asks the app.
+  await two.goto(app.url);
+  await expect(connectionStatus(two)).toHaveText('Connected', { timeout: 30_000 });
+  await expect(sidebar(two).getByRole('status', { name: 'Do not disturb' })).toHaveText(until);
+
+  // The test notification says it is held back, and makes none.
+  await openSettings(one, 'Notifications');
+  const desktop = one.getByRole('region', { name: 'Desktop notifications' });
+  await desktop.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect(desktop.getByRole('status')).toHaveText(
+    'Not sent: notifications are held back while do not disturb is on.',
+  );
+  expect(await notificationsMade(one)).toBe(0);
+
+  // Turned off in the second window: off in the first too, and notifications go out again.
+  await sidebar(two).getByRole('button', { name: 'Turn off do not disturb' }).click();
+  await expect(sidebar(two).getByRole('button', { name: 'Do not disturb', exact: true })).toBeVisible();
+  await expect(sidebar(one).getByRole('status', { name: 'Do not disturb' })).toHaveCount(0);
+  await expect(sidebar(one).getByRole('button', { name: 'Do not disturb', exact: true })).toBeVisible();
+  await desktop.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect(desktop.getByRole('status')).toHaveText('Test notification sent.');
+  expect(await notificationsMade(one)).toBe(1);
+});
+
+test('do not disturb survives a restart of the app', async ({ server, alice, launchApp, openApp }) => {
+  const profileDir = await makeTempDir('confab-e2e-dnd-');
+  try {
+    const first = await launchApp({ serverUrl: server.url, profileDir });
+    const page = await openApp(first);
+    await signInAndWait(page, alice);
+    await sidebar(page).getByRole('button', { name: 'Do not disturb' }).click();
+    await page.getByRole('menuitem', { name: 'Until I turn it off' }).click();
+    await expect(sidebar(page).getByRole('status', { name: 'Do not disturb' })).toHaveText(
+      'Do not disturb is on',
+    );
+    await first.stop();
+
+    const second = await launchApp({ serverUrl: server.url, profileDir });
+    const again = await openApp(second);
+    await expect(connectionStatus(again)).toHaveText('Connected', { timeout: 30_000 });
+    await expect(sidebar(again).getByRole('status', { name: 'Do not disturb' })).toHaveText(
+      'Do not disturb is on',
+    );
+  } finally {
+    await removeDir(profileDir);
+  }
 });
 
 test('every display setting changes the other window at once', async ({

@@ -6,6 +6,7 @@
 import type { AppInfo } from '../../shared/ipc';
 import type { AccountService } from './account-service';
 import type { ApiProxy } from './api-proxy';
+import type { DoNotDisturb } from './dnd';
 import type { DraftStores } from './drafts';
 import type { InvokeHandlers } from './router';
 import type { ServerWrites } from './server-writes';
@@ -18,6 +19,7 @@ export interface CoreServices {
   drafts: DraftStores;
   writes: ServerWrites;
   api: ApiProxy;
+  dnd: DoNotDisturb;
 }
 
 export function invokeHandlers({
@@ -27,6 +29,7 @@ export function invokeHandlers({
   drafts,
   writes,
   api,
+  dnd,
 }: CoreServices): InvokeHandlers {
   const draftsOf = async (accountId: string) => {
     await accounts.require(accountId);
@@ -65,5 +68,10 @@ export function invokeHandlers({
     },
     'api.call': (request) => api.call(request),
     'api.upload': (request) => api.upload(request),
+    'dnd.get': async () => {
+      await dnd.load();
+      return dnd.state();
+    },
+    'dnd.set': ({ until }) => dnd.set(until),
   };
 }

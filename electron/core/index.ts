@@ -1,9 +1,10 @@
 /**
  * The core of the main process, free of Electron: accounts, credentials, one session (an
- * UpdateMachine) per account, drafts, writes, the REST proxy (api-proxy.ts) and the IPC router, each a small service of its
- * own, wired together here. Electron's glue (electron/main) and browser mode each create one
- * core and connect their transport to `handleInvoke` and `onPush`; nothing else crosses into a
- * renderer, and never an API key.
+ * UpdateMachine) per account, drafts, writes, the REST proxy (api-proxy.ts), do not disturb
+ * (dnd.ts) and the IPC router, each a small service of its own, wired together here.
+ * Electron's glue (electron/main) and browser mode each create one core and connect their
+ * transport to `handleInvoke` and `onPush`; nothing else crosses into a renderer, and never an
+ * API key.
  */
 import type { FetchLike } from '../../shared/client';
 import type { AccountState } from '../../shared/domain';
@@ -12,6 +13,7 @@ import { AccountService } from './account-service';
 import { Accounts } from './accounts';
 import { ApiProxy } from './api-proxy';
 import { appInfo } from './app-info';
+import { DoNotDisturb } from './dnd';
 import { DraftStores } from './drafts';
 import { invokeHandlers } from './handlers';
 import { PushFanOut, type PushListener } from './push';
@@ -67,6 +69,11 @@ export interface Core {
    * none. Current as of the latest push: a push listener reads the state that includes it.
    */
   accountState(accountId: string): { generation: number; state: AccountState } | null;
+  /**
+   * Whether do not disturb is on now, for the glue's notification paths (every window shares
+   * it; it is read from the profile before `start` starts any account).
+   */
+  isDoNotDisturb(): boolean;
 }
 
 export function createCore(options: CoreOptions): Core {
@@ -98,19 +105,22 @@ export function createCore(options: CoreOptions): Core {
     drafts.follow(id, machine, client);
   });
   const api = new ApiProxy(accounts, sessions);
+  const dnd = new DoNotDisturb({ profileDir: options.profileDir, push });
   const info = () => appInfo({ ...options, secretStorageEncrypted: options.secretStore.encrypted });
   const router = createRouter(
-    invokeHandlers({ info, accounts, sessions, drafts, writes, api }),
+    invokeHandlers({ info, accounts, sessions, drafts, writes, api, dnd }),
     options.isTrustedSender,
   );
   let starting: Promise<void> | null = null;
 
   return {
     start() {
-      starting ??= sessions.startStored();
+      // Do not disturb first: no account's first batch may notify before it is known.
+      starting ??= dnd.load().then(() => sessions.startStored());
       return starting;
     },
     async stop() {
+      dnd.close();
       await sessions.stopAll();
       await drafts.closeAll();
     },
@@ -119,5 +129,6 @@ export function createCore(options: CoreOptions): Core {
     wakeAll: () => sessions.wakeAll(),
     setActiveAccount: (accountId) => accounts.setActive(accountId),
     accountState: (accountId) => sessions.accountState(accountId),
+    isDoNotDisturb: () => dnd.isOn(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Badge, tray tooltip, desktop notifications and spellchecker languages, driven by the core's
  * pushes through AttentionTracker (electron/core/desktop/attention.ts), where every rule lives;
- * it reads each account's state from the core.
+ * it reads each account's state, and whether do not disturb is on, from the core.
  */
 import { app, type BrowserWindow, Notification, session, type Tray } from 'electron';
 import type { Core } from '../core';
@@ -18,7 +18,10 @@ export interface AttentionWiring {
 }
 
 export function wireAttention(core: Core, wiring: AttentionWiring): AttentionTracker {
-  const tracker = new AttentionTracker((accountId) => core.accountState(accountId));
+  const tracker = new AttentionTracker(
+    (accountId) => core.accountState(accountId),
+    () => core.isDoNotDisturb(),
+  );
   const overlay = badgeOverlayIcon();
   // Kept referenced until closed: a collected Notification loses its click handler.
   const shown = new Set<Notification>();

@@ -548,6 +548,53 @@ describe('Electron main, started by the launcher', () => {
     expect(fake.notifications).toHaveLength(1);
   });
 
+  it('holds back notifications while do not disturb is on, the badge still counting', async () => {
+    const demo = JSON.parse(await readFile(server.demoCredentialsFile, 'utf8')) as {
+      password: string;
+      users: Record<string, string>;
+    };
+    const [win] = fake.windows;
+    const bobSnapshot = win?.webContents.sent.find(([c]) => c === 'confab:push:account.snapshot')?.[1] as {
+      state: { user_id: number };
+    };
+    const badges = () =>
+      fake.calls.filter(([name]) => name === 'app.setBadgeCount').map(([, n]) => n as number);
+    const before = badges().at(-1) as number;
+    const notified = fake.notifications.length;
+    const setDnd = fake.ipcHandlers.get('confab:invoke:dnd.set');
+    const until = Date.now() + 3_600_000;
+    expect(await setDnd?.({ senderFrame: appFrame }, { until })).toEqual({ ok: true, value: { until } });
+    // Every window of the app is told.
+    expect(win?.webContents.sent.at(-1)).toEqual(['confab:push:dnd.changed', { until }]);
+    expect(JSON.parse(await readFile(path.join(profileDir, 'dnd.json'), 'utf8'))).toEqual({
+      version: 1,
+      until,
+    });
+
+    const anonymous = new ApiClient({ serverUrl: server.url });
+    const { api_key: apiKey, email } = await anonymous.fetchApiKey(demo.users.alice as string, demo.password);
+    const alice = anonymous.withCredentials({ email, apiKey });
+    const send = (content: string) =>
+      alice.request('POST', '/messages', {
+        type: 'private',
+        to: JSON.stringify([bobSnapshot.state.user_id]),
+        content,
+      });
+    await send('During do not disturb');
+    await expect.poll(() => badges().at(-1), { timeout: 20_000 }).toBe(before + 1);
+    expect(fake.notifications).toHaveLength(notified);
+
+    // Off again: the next message notifies.
+    expect(await setDnd?.({ senderFrame: appFrame }, { until: null })).toEqual({
+      ok: true,
+      value: { until: null },
+    });
+    await send('After do not disturb');
+    await expect.poll(() => fake.notifications.length, { timeout: 20_000 }).toBe(notified + 1);
+    expect(fake.notifications.at(-1)?.options).toEqual({ title: 'Alice Doe', body: 'After do not disturb' });
+    expect(badges().at(-1)).toBe(before + 2);
+  });
+
   it("sets the spellchecker from the user's default_language, and follows changes", async () => {
     const languages = () =>
       fake.calls.filter(([name]) => name === 'setSpellCheckerLanguages').map(([, l]) => l);

@@ -21,6 +21,7 @@ describe('the preload allow-list', () => {
       'account.events',
       'account.snapshot',
       'app.state',
+      'dnd.changed',
       'drafts.changed',
     ]);
   });

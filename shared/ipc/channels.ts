@@ -29,6 +29,8 @@ const INVOKE: Record<InvokeChannel, true> = {
   'drafts.delete': true,
   'api.call': true,
   'api.upload': true,
+  'dnd.get': true,
+  'dnd.set': true,
 };
 
 const PUSH: Record<PushChannel, true> = {
@@ -37,6 +39,7 @@ const PUSH: Record<PushChannel, true> = {
   'account.events': true,
   'account.connection': true,
   'drafts.changed': true,
+  'dnd.changed': true,
 };
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE) as InvokeChannel[];

@@ -108,6 +108,23 @@ export interface LocalDraft {
   syncError: string | null;
 }
 
+/**
+ * Do not disturb, kept by the main process for the whole app (every window, every account):
+ * `until` is the epoch ms it ends (DND_FOREVER: when turned off), null while off.
+ */
+export interface DndState {
+  until: number | null;
+}
+
+/** "On" with no end: far enough away never to pass (the year 2286); the latest `until` taken. */
+export const DND_FOREVER = 10_000_000_000_000;
+
+/**
+ * An end of do not disturb: whole epoch ms, from 0 to DND_FOREVER (an end already past turns
+ * it off); null turns it off.
+ */
+export const dndUntilSchema = z.number().int().min(0).max(DND_FOREVER).nullable();
+
 /** Code of accounts.signOut's refusal while drafts have not reached the server. */
 export const UNSYNCED_DRAFTS = 'UNSYNCED_DRAFTS';
 
@@ -303,6 +320,9 @@ export const invokeSchemas = {
         `the file must be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`,
       ),
   }),
+  'dnd.get': z.object({}),
+  /** Turns do not disturb on until `until`, or off (null). */
+  'dnd.set': z.object({ until: dndUntilSchema }),
 } as const satisfies Record<InvokeChannel, z.ZodType>;
 
 export type InvokeRequest<C extends InvokeChannel> = z.infer<(typeof invokeSchemas)[C]>;
@@ -323,6 +343,8 @@ export interface InvokeResponses {
   'drafts.delete': LocalDraft[];
   'api.call': ApiBody;
   'api.upload': ApiBody;
+  'dnd.get': DndState;
+  'dnd.set': DndState;
 }
 
 // ---- pushed events ------------------------------------------------------------------------
@@ -337,6 +359,8 @@ export interface PushPayloads {
   'account.connection': { accountId: string; state: ConnectionState };
   /** The account's drafts after any change (local edit, sync, another client). */
   'drafts.changed': { accountId: string; drafts: LocalDraft[] };
+  /** Do not disturb changed: turned on or off in any window, or its time passed. */
+  'dnd.changed': DndState;
 }
 
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */

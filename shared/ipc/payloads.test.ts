@@ -5,7 +5,7 @@
  * type error at compile time (the `@ts-expect-error` lines fail `npm run typecheck` otherwise).
  */
 import { describe, expect, it } from 'vitest';
-import { type InvokeRequest, invokeSchemas } from './index';
+import { DND_FOREVER, type InvokeRequest, invokeSchemas } from './index';
 
 const settings = (changes: unknown) =>
   invokeSchemas['settings.update'].safeParse({ accountId: 'a1', changes }).success;
@@ -143,5 +143,44 @@ describe('api.upload', () => {
     expect(Buffer.from(exact, 'base64').length).toBe(max);
     expect(upload({ dataBase64: exact })).toBe(true);
     expect(upload({ dataBase64: `${'A'.repeat(Math.floor(max / 3) * 4)}AAA=` })).toBe(false);
+  });
+});
+
+describe('dnd.set', () => {
+  const set = (until: unknown) => invokeSchemas['dnd.set'].safeParse({ until }).success;
+
+  it('takes an end in whole epoch ms up to DND_FOREVER, or null (off)', () => {
+    expect(set(null)).toBe(true);
+    expect(set(1_893_456_000_000)).toBe(true);
+    expect(set(DND_FOREVER)).toBe(true);
+    // An end already past is taken (it turns do not disturb off).
+    expect(set(0)).toBe(true);
+  });
+
+  it('refuses negative, fractional, non-finite, absurdly far and other types', () => {
+    for (const bad of [
+      -1,
+      1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      DND_FOREVER + 1,
+      Number.MAX_SAFE_INTEGER,
+      '1893456000000',
+      true,
+      [],
+      undefined,
+    ]) {
+      expect(set(bad)).toBe(false);
+    }
+    expect(invokeSchemas['dnd.set'].safeParse({}).success).toBe(false);
+    expect(invokeSchemas['dnd.set'].safeParse(null).success).toBe(false);
+  });
+
+  it('is typed', () => {
+    const ok: InvokeRequest<'dnd.set'> = { until: null };
+    // @ts-expect-error until is epoch ms, not a date string
+    const wrong: InvokeRequest<'dnd.set'> = { until: '2030-01-01' };
+    expect([ok, wrong].map((r) => set(r.until))).toEqual([true, false]);
   });
 });

@@ -127,7 +127,12 @@ const unreadCounts = (state: AccountState) => ({
  */
 function trackerWithCore() {
   const states = new Map<string, { generation: number; state: AccountState }>();
-  const tracker = new AttentionTracker((accountId) => states.get(accountId) ?? null);
+  /** The core's do not disturb: its end (epoch ms) or off, asked against the test's clock. */
+  const dnd: { until: number | null; now: number } = { until: null, now: 0 };
+  const tracker = new AttentionTracker(
+    (accountId) => states.get(accountId) ?? null,
+    () => dnd.until !== null && dnd.until > dnd.now,
+  );
   function push<P extends PushChannel>(
     channel: P,
     payload: PushPayloads[P],
@@ -151,7 +156,7 @@ function trackerWithCore() {
     }
     return tracker.handlePush(channel, payload, focused);
   }
-  return { tracker, push };
+  return { tracker, push, dnd };
 }
 
 describe('unread counts from the register snapshot (accountStateFromSnapshot)', () => {
@@ -619,5 +624,41 @@ describe('AttentionTracker', () => {
     });
     expect(tracker.badgeCount()).toBe(0);
     expect(tracker.defaultLanguage()).toBe('en');
+  });
+
+  it('holds back notifications while do not disturb is on, still counting; notifies after it ends', () => {
+    const { tracker, push, dnd } = trackerWithCore();
+    push('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() });
+    dnd.now = 1_000;
+    dnd.until = 61_000;
+    const held = push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(1)] });
+    expect(held).toEqual({ notifications: [], countsChanged: true, languageChanged: false });
+    expect(tracker.badgeCount()).toBe(1);
+    // A mention in a stream the user notifies for: held back all the same.
+    const mention = push('account.events', {
+      accountId: 'a',
+      generation: 0,
+      events: [streamMessage(2, 1, 't', ['mentioned'])],
+    });
+    expect(mention.notifications).toEqual([]);
+    expect(tracker.badgeCount()).toBe(2);
+
+    // Its time passes: the next message notifies again.
+    dnd.now = 61_000;
+    const after = push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(3)] });
+    expect(after.notifications).toEqual([
+      { accountId: 'a', messageId: 3, title: 'Alice Liddell', body: 'Secret plan' },
+    ]);
+    expect(tracker.badgeCount()).toBe(3);
+
+    // Turned on again, then off: the same.
+    dnd.until = 120_000;
+    expect(
+      push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(4)] }).notifications,
+    ).toEqual([]);
+    dnd.until = null;
+    expect(
+      push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(5)] }).notifications,
+    ).toHaveLength(1);
   });
 });

@@ -8,7 +8,8 @@
  * shared/domain/selectors.ts. The glue hands `AttentionTracker` the core's pushes as triggers and
  * only turns its answers into `app.setBadgeCount`, tray tooltips and `Notification`s. The rules
  * follow the interface family's web client (`should_send_desktop_notification`,
- * `receives_notifications`, the favicon count).
+ * `receives_notifications`, the favicon count). While do not disturb is on (the core's, which
+ * every window shares) no message notifies, so none makes a sound; the badge still counts.
  */
 import sanitizeHtml from 'sanitize-html';
 import { type AccountState, isTopicMuted, selectBadgeCount } from '../../../shared/domain';
@@ -194,19 +195,26 @@ export interface AttentionUpdate {
 /** Where the tracker reads an account's state: the core's, as of its latest push. */
 export type AccountStateSource = (accountId: string) => { generation: number; state: AccountState } | null;
 
+/** Whether do not disturb is on now (the core's, asked at each batch: it ends by itself). */
+export type DoNotDisturbSource = () => boolean;
+
 const defaultLanguageOf = (state: AccountState | undefined): unknown => state?.userSettings.default_language;
 
 /**
  * Follows the core's pushes for every account, reading each account's state from the core
  * (`stateOf`) when a push says it changed. `focusedAccountId` is the account the user is looking
- * at in a focused window: its messages are on screen, so they get no notification.
+ * at in a focused window: its messages are on screen, so they get no notification. While
+ * `doNotDisturb()` says so, no message gets one.
  */
 export class AttentionTracker {
   /** Accounts with a snapshot: the state of the last push seen, and its generation. */
   private readonly accounts = new Map<string, { generation: number; state: AccountState }>();
   private activeAccountId: string | null = null;
 
-  constructor(private readonly stateOf: AccountStateSource) {}
+  constructor(
+    private readonly stateOf: AccountStateSource,
+    private readonly doNotDisturb: DoNotDisturbSource,
+  ) {}
 
   handlePush<P extends PushChannel>(
     channel: P,
@@ -248,7 +256,7 @@ export class AttentionTracker {
         const state = current.state;
         this.accounts.set(batch.accountId, current);
         const notifications: PendingNotification[] = [];
-        if (batch.accountId !== focusedAccountId) {
+        if (batch.accountId !== focusedAccountId && !this.doNotDisturb()) {
           for (const event of batch.events) {
             if (event.type !== 'message' || !shouldNotify(state, event)) continue;
             notifications.push({

@@ -1,12 +1,20 @@
 /**
  * Do not disturb in the sidebar: off, a button that offers for 1 hour, until tomorrow (9:00)
  * or until turned off; on, the bell-off icon and until when ("Do not disturb until 14:05"),
- * with a button that turns it off. Shared by every window (dnd.ts).
+ * with a button that turns it off. The main process keeps it for every window and honours it
+ * in its notifications (dnd.ts); a change it did not take is said here.
  */
 import { Bell, BellOff } from 'lucide-react';
 import { Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
-import { Button, IconButton } from '../../ui';
-import { DND_FOREVER, forOneHour, setDoNotDisturb, untilTomorrowMorning, useDoNotDisturb } from './dnd';
+import { Button, IconButton, InlineError } from '../../ui';
+import {
+  DND_FOREVER,
+  forOneHour,
+  setDoNotDisturb,
+  untilTomorrowMorning,
+  useDoNotDisturb,
+  useDoNotDisturbError,
+} from './dnd';
 import { type TimeFormatter, useTimeFormatter } from './time';
 
 export function dndLabel(until: number, format: TimeFormatter, now = new Date()): string {
@@ -15,6 +23,20 @@ export function dndLabel(until: number, format: TimeFormatter, now = new Date())
 }
 
 export function DoNotDisturbControl() {
+  const error = useDoNotDisturbError();
+  return (
+    <>
+      <DoNotDisturbRow />
+      {error && (
+        <div className="dnd">
+          <InlineError>{error}</InlineError>
+        </div>
+      )}
+    </>
+  );
+}
+
+function DoNotDisturbRow() {
   const until = useDoNotDisturb();
   const format = useTimeFormatter();
   if (until !== null) {
@@ -27,7 +49,7 @@ export function DoNotDisturbControl() {
         <IconButton
           label="Turn off do not disturb"
           icon={<Bell size={15} aria-hidden="true" />}
-          onPress={() => setDoNotDisturb(null)}
+          onPress={() => void setDoNotDisturb(null)}
         />
       </div>
     );
@@ -50,9 +72,9 @@ export function DoNotDisturbControl() {
             aria-label="Do not disturb"
             onAction={(key) => {
               const now = new Date();
-              if (key === 'hour') setDoNotDisturb(forOneHour(now));
-              else if (key === 'tomorrow') setDoNotDisturb(untilTomorrowMorning(now));
-              else setDoNotDisturb(DND_FOREVER);
+              if (key === 'hour') void setDoNotDisturb(forOneHour(now));
+              else if (key === 'tomorrow') void setDoNotDisturb(untilTomorrowMorning(now));
+              else void setDoNotDisturb(DND_FOREVER);
             }}
           >
             <MenuItem id="hour" className="menu-item">
