@@ -138,3 +138,18 @@ test('the bridge refuses a page of another origin, even with the secret', async 
     await new Promise<void>((resolve) => foreign.close(() => resolve()));
   }
 });
+
+test('a reload of the tab keeps the app, signed in, though the address no longer carries the secret', async ({
+  server,
+  alice,
+  openSignedIn,
+}) => {
+  const page = await openSignedIn({ serverUrl: server.url }, alice);
+  // The page took the secret out of its address bar.
+  expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toContainText(alice.email);
+  await expect(connectionStatus(page)).toHaveText('Connected');
+  // The page cookie is not readable by the page's scripts.
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+});

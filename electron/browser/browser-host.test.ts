@@ -100,6 +100,24 @@ describe('the page', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('sets a page cookie with the token, which serves a reload without it, and opens no WebSocket', async () => {
+    const first = await rawRequest(app.port, `/?token=${token}`);
+    const setCookie = String(first.headers['set-cookie'] ?? '');
+    expect(setCookie).toMatch(/^confab_page=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const cookie = setCookie.split(';')[0] as string;
+    // The cookie is derived from the secret, not the secret.
+    expect(cookie).not.toContain(token);
+    const reload = await rawRequest(app.port, '/', { headers: { Cookie: `other=1; ${cookie}` } });
+    expect(reload.status).toBe(200);
+    expect(reload.body).toBe(FIXTURE_INDEX_HTML);
+    expect(reload.headers['set-cookie']).toBeUndefined();
+    const wrong = await rawRequest(app.port, '/', { headers: { Cookie: `${cookie.slice(0, -1)}x` } });
+    expect(wrong.status).toBe(403);
+    const ws = await connectWs(`${wsBase}?token=${cookie.split('=')[1]}`, origin);
+    expect(ws.ws).toBeUndefined();
+    expect(ws.status).toBe(403);
+  });
+
   it('is refused with a token one character off', async () => {
     const wrong = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
     expect((await rawRequest(app.port, `/?token=${wrong}`)).status).toBe(403);

@@ -1,6 +1,7 @@
 /**
  * Browser mode's HTTP side: the built renderer as static files (static.ts maps paths and sets
- * the security headers), the page only with the secret (access.ts), plain-text errors.
+ * the security headers), the page only with the secret or the page cookie set with it
+ * (access.ts), plain-text errors.
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -33,7 +34,8 @@ async function serveStatic(site: StaticSite, req: IncomingMessage, res: ServerRe
   }
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const isPage = url.pathname === '/' || url.pathname === '/index.html';
-  if (isPage && !site.access.hasSecret(url)) {
+  const withSecret = isPage && site.access.hasSecret(url);
+  if (isPage && !withSecret && !site.access.hasPageCookie(req)) {
     return sendText(
       res,
       403,
@@ -49,6 +51,8 @@ async function serveStatic(site: StaticSite, req: IncomingMessage, res: ServerRe
     'Content-Length': body.length,
     // The page carries the secret in its URL: keep it out of caches. Assets are cheap locally.
     'Cache-Control': isPage ? 'no-store' : 'no-cache',
+    // So that a reload of this tab (its address no longer carries the secret) gets the page.
+    ...(withSecret ? { 'Set-Cookie': site.access.pageCookieHeader() } : {}),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
