@@ -20,6 +20,7 @@ import type { StartedServer } from '../../test/support/server';
 import {
   ACCOUNT_FIELDS,
   invalidPathMessage,
+  readAtMost,
   refusedMessage,
   settingsRefusedMessage,
   unknownEndpointMessage,
@@ -205,6 +206,77 @@ describe('api.call', () => {
       error: { code: 'BAD_REQUEST', message: expect.stringContaining('accountId') },
     });
     expect(await invoke({ accountId: 'no-such-account' })).toMatchObject({ ok: false });
+  });
+});
+
+describe("api.call: a custom emoji's image", () => {
+  it('answers the bytes and type of GET /user_uploads/emoji/{id}/{filename}, the address register gives', async () => {
+    const { app, account, call } = await signedIn();
+    const added = await app.invoke('api.upload', {
+      accountId: account.id,
+      path: '/realm/emoji/image_dot',
+      fileName: 'dot.png',
+      mimeType: 'image/png',
+      dataBase64: PNG_1X1,
+    });
+    expect(added.ok).toBe(true);
+    let sourceUrl = '';
+    await waitFor('the emoji in the core state', () => {
+      const emoji = Object.values(app.core.accountState(account.id)?.state.realmEmoji ?? {}).find(
+        (e) => e.name === 'image_dot',
+      );
+      sourceUrl = emoji?.source_url ?? '';
+      return sourceUrl !== '';
+    });
+    expect(sourceUrl).toMatch(/^\/user_uploads\/emoji\/\d+\/[\w-]+\.png$/);
+    expect(await call('GET', sourceUrl)).toEqual({
+      ok: true,
+      value: { content_type: 'image/png', data_base64: PNG_1X1 },
+    });
+
+    // A missing image: the server's own answer.
+    expect(await call('GET', '/user_uploads/emoji/999999/none.png')).toEqual({
+      ok: false,
+      error: { message: 'File not found', code: 'NOT_FOUND' },
+    });
+  });
+
+  it('reads no other page: not another method, a non-numeric id, nor a path that leaves it', async () => {
+    const { call, wire } = await signedIn();
+    const before = wire.length;
+    expect(await call('POST', '/user_uploads/emoji/1/dot.png')).toEqual(
+      refused(unknownEndpointMessage('POST', '/user_uploads/emoji/1/dot.png')),
+    );
+    expect(await call('GET', '/user_uploads/emoji/one/dot.png')).toEqual(
+      refused(unknownEndpointMessage('GET', '/user_uploads/emoji/one/dot.png')),
+    );
+    expect(await call('GET', '/user_uploads/emoji/1/%2E%2E')).toEqual(
+      refused(invalidPathMessage('/user_uploads/emoji/1/%2E%2E')),
+    );
+    expect(await call('GET', '/user_uploads/emoji/1')).toEqual(
+      refused(unknownEndpointMessage('GET', '/user_uploads/emoji/1')),
+    );
+    expect(wire.length).toBe(before);
+  });
+});
+
+describe('readAtMost', () => {
+  it('reads a body up to the limit, and stops at a larger one, declared or not', async () => {
+    const bytes = new Uint8Array([1, 2, 3, 4]);
+    expect(await readAtMost(new Response(bytes), 4)).toEqual(bytes);
+    expect(await readAtMost(new Response(bytes), 3)).toBeNull();
+    const declared = new Response(bytes, { headers: { 'Content-Length': '4000000' } });
+    expect(await readAtMost(declared, 5)).toBeNull();
+    const chunked = new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(3));
+          controller.enqueue(new Uint8Array(3));
+          controller.close();
+        },
+      }),
+    );
+    expect(await readAtMost(chunked, 5)).toBeNull();
   });
 });
 

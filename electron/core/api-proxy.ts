@@ -12,10 +12,16 @@
  *   core's drafts store syncs them), incoming webhooks, and the settings of PATCH /settings
  *   (settings.update, so that the core sees them: drafts synchronization, notifications).
  *
+ * One page outside /api/v1 can be read too: a custom emoji's image (GET
+ * /user_uploads/emoji/{emoji_id}/{filename}, public in the organization, the address register's
+ * realm_emoji gives), which the renderer's CSP would not load from the server. Its bytes come
+ * back as `{content_type, data_base64}`, for PNG, GIF, JPEG and WebP of at most 5 MiB; it is
+ * fetched without the account's key (the page needs none).
+ *
  * Refusals are CoreErrors with code BAD_REQUEST and say why; the service's own errors come
  * back with its message and code (router.ts).
  */
-import type { ApiClient, Params } from '../../shared/client';
+import { type ApiClient, NetworkError, type Params } from '../../shared/client';
 import type { ApiBody, ApiMethod, InvokeRequest } from '../../shared/ipc';
 import { ALL_SETTINGS, ENDPOINTS } from '../../shared/protocol';
 import type { AccountService } from './account-service';
@@ -32,6 +38,13 @@ const SEGMENT = /^[A-Za-z0-9_.%-]+$/;
 
 /** The endpoints api.upload sends files to. */
 export const UPLOAD_PATHS = ['/user_uploads', '/realm/emoji/{emoji_name}'] as const;
+
+/** The page api.call reads besides the REST API: a custom emoji's image. */
+export const EMOJI_IMAGE_PATH = '/user_uploads/emoji/{emoji_id}/{filename}';
+/** The service's limit for a custom emoji's file. */
+export const MAX_EMOJI_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The image types an emoji is shown in (the ones the service takes for an emoji). */
+export const EMOJI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/gif', 'image/jpeg', 'image/webp'];
 
 /** Parameters of PATCH /settings that are not settings: the account's name, address, password. */
 export const ACCOUNT_FIELDS: readonly string[] = ['full_name', 'email', 'old_password', 'new_password'];
@@ -96,6 +109,13 @@ function fits(segments: readonly string[], template: string): boolean {
   );
 }
 
+/** Whether an api.call reads a custom emoji's image: GET of EMOJI_IMAGE_PATH, a numeric id. */
+export function isEmojiImageCall(method: ApiMethod, path: string): boolean {
+  if (method !== 'GET') return false;
+  const segments = segmentsOf(path);
+  return segments !== null && fits(segments, EMOJI_IMAGE_PATH) && /^\d{1,15}$/.test(segments[2] ?? '');
+}
+
 /** Checks one api.call; throws a BAD_REQUEST CoreError saying why it may not be sent. */
 export function checkApiCall(
   method: ApiMethod,
@@ -142,6 +162,7 @@ export class ApiProxy {
   ) {}
 
   async call({ accountId, method, path, params = {} }: InvokeRequest<'api.call'>): Promise<ApiBody> {
+    if (isEmojiImageCall(method, path)) return this.emojiImage(accountId, path);
     checkApiCall(method, path, params);
     const client = await this.clientOf(accountId);
     // Values of any JSON type: the client sends strings bare and the rest as JSON text.
@@ -169,9 +190,69 @@ export class ApiProxy {
     return withoutEnvelope(body);
   }
 
+  /** A custom emoji's image from the account's server, as `{content_type, data_base64}`. */
+  private async emojiImage(accountId: string, path: string): Promise<ApiBody> {
+    const { serverUrl } = await this.clientOf(accountId);
+    const signal = AbortSignal.timeout(API_CALL_TIMEOUT_MS);
+    let response: Response;
+    try {
+      // No key: the page is public; no redirect: it must be the account's server that answers.
+      response = await fetch(serverUrl + path, { headers: { Accept: 'image/*' }, redirect: 'error', signal });
+    } catch (error) {
+      throw new NetworkError(`GET ${path}: ${error instanceof Error ? error.message : String(error)}`, error);
+    }
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { msg?: unknown; code?: unknown };
+      throw new CoreError(
+        typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
+        typeof body.msg === 'string' && body.msg !== ''
+          ? body.msg
+          : `GET ${path} failed with HTTP ${response.status}`,
+      );
+    }
+    const contentType =
+      (response.headers.get('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!EMOJI_IMAGE_TYPES.includes(contentType)) {
+      await response.body?.cancel();
+      throw new CoreError('BAD_RESPONSE', `GET ${path}: not an emoji image (${contentType || 'no type'})`);
+    }
+    const data = await readAtMost(response, MAX_EMOJI_IMAGE_BYTES);
+    if (data === null) {
+      throw new CoreError(
+        'BAD_RESPONSE',
+        `GET ${path}: the image is larger than ${MAX_EMOJI_IMAGE_BYTES} bytes`,
+      );
+    }
+    return { content_type: contentType, data_base64: Buffer.from(data).toString('base64') };
+  }
+
   /** The client of the account's running session (it carries the key). */
   private async clientOf(accountId: string): Promise<ApiClient> {
     await this.accounts.require(accountId);
     return this.sessions.client(accountId);
   }
+}
+
+/** A response's body when it is at most `limit` bytes, else null (and the rest is not read). */
+export async function readAtMost(response: Response, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get('Content-Length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel();
+    return null;
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -6,6 +6,7 @@
 export { Avatar, initials, PresenceDot, type PresenceState } from './Avatar';
 export { Button, type ButtonProps, type ButtonVariant, cx, IconButton } from './Button';
 export { ConfirmDialog, Dialog } from './Dialog';
+export { Emoji, type EmojiProps } from './Emoji';
 export {
   Banner,
   CountBadge,
@@ -20,6 +21,7 @@ export {
 export { SearchField, TextField } from './Field';
 export { ScreenHeader, Section, SettingRow } from './Layout';
 export { type MenuAction, MenuButton } from './Menu';
+export { useRealmEmojiImage } from './RealmEmojiImage';
 export { Select, type SelectOption } from './Select';
 export { Switch } from './Switch';
 export { Tooltip } from './Tooltip';

@@ -1,7 +1,8 @@
 /**
  * Custom emoji: the organization's list (name, author), an upload form (pick a file or drop
- * one, the name checked as typed) and delete with a confirmation. The images are the
- * server's, which the renderer's CSP does not load yet: a placeholder glyph stands in.
+ * one, the name checked as typed) and delete with a confirmation. Each emoji shows its image,
+ * which the main process fetches (the renderer loads nothing from the server itself); a
+ * placeholder glyph stands in until it is there.
  */
 import { ImagePlus, Smile, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
@@ -20,12 +21,14 @@ import {
   Button,
   ConfirmDialog,
   Dialog,
+  Emoji,
   EmptyState,
   IconButton,
   InlineError,
   LockNote,
   SearchField,
   TextField,
+  useRealmEmojiImage,
 } from '../../ui';
 import { emojiAddReason, emojiNameForServer, emojiNameFromFile, emojiNameProblem } from './adminModel';
 import { errorText } from './common';
@@ -99,10 +102,15 @@ function EmojiRow({
       ? undefined
       : (a.users.active[emoji.author_id] ?? a.users.nonActive[emoji.author_id])?.full_name,
   );
+  const image = useRealmEmojiImage(emoji.id);
   return (
     <li className="admin-row">
       <span className="admin-emoji-glyph" aria-hidden="true">
-        <Smile size={18} />
+        {image === null ? (
+          <Smile size={18} />
+        ) : (
+          <Emoji name={emoji.name} code={emoji.id} type="realm_emoji" decorative />
+        )}
       </span>
       <div className="admin-row-main">
         <span className="admin-row-title admin-mono">:{emoji.name}:</span>

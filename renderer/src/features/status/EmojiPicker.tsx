@@ -1,12 +1,14 @@
 /**
  * Choosing an emoji: a search over every Unicode emoji (emojibase-data, loaded on first use)
  * and the organization's custom emoji, the frequently used ones first. A grid of options:
- * arrow keys move, Enter picks; the long list is virtualized.
+ * arrow keys move, Enter picks; the long list is virtualized. Each cell shows the emoji as the
+ * account's emoji set draws it (the font's glyph for "text": `:name:` would not fit), and a
+ * custom emoji its image once the main process has fetched it.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
 import { GridLayout, ListBox, ListBoxItem, Size, Virtualizer } from 'react-aria-components';
 import { useRealmEmoji } from '../../stores/hooks';
-import { EmptyState, InlineError, Progress, SearchField } from '../../ui';
+import { Emoji, EmptyState, InlineError, Progress, SearchField, useRealmEmojiImage } from '../../ui';
 import {
   customEmojiChoices,
   type EmojiChoice,
@@ -96,12 +98,10 @@ function EmojiGrid({
           aria-label={choice.name.replaceAll('_', ' ')}
           className="emoji-cell"
         >
-          {choice.glyph ? (
-            <span aria-hidden="true">{choice.glyph}</span>
+          {choice.type === 'realm_emoji' ? (
+            <CustomEmojiCell name={choice.name} id={choice.code} />
           ) : (
-            <span className="emoji-cell-custom" aria-hidden="true">
-              :{choice.name}:
-            </span>
+            <Emoji name={choice.name} code={choice.code} decorative alwaysPicture />
           )}
         </ListBoxItem>
       )}
@@ -123,5 +123,17 @@ function EmojiGrid({
         list
       )}
     </div>
+  );
+}
+
+/** A custom emoji's image, or its `:name:` (shrunk to fit) until the image is there. */
+function CustomEmojiCell({ name, id }: { name: string; id: string }) {
+  const image = useRealmEmojiImage(id);
+  return image === null ? (
+    <span className="emoji-cell-custom" aria-hidden="true">
+      :{name}:
+    </span>
+  ) : (
+    <Emoji name={name} code={id} type="realm_emoji" decorative />
   );
 }
