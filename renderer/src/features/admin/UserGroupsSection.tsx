@@ -1,13 +1,16 @@
 /**
  * User groups: the list with member counts; create with a member picker, edit the name and
- * description, add and remove members, deactivate. Groups follow user_group events.
+ * description, add and remove members, deactivate. Groups follow user_group events. Who may do
+ * what follows the organization's user_group_edit_policy and the server's rule that a group is
+ * edited by its own members, moderators and administrators; what the user may not do is
+ * disabled, with the reason.
  */
 import { Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
 import type { UserGroup } from '../../../../shared/domain';
 import { useApiMutation } from '../../queries/api';
-import { useIsAdmin, useUserGroups } from '../../stores/hooks';
+import { useOwnRole, useOwnUserId, useRealm, useUserGroups } from '../../stores/hooks';
 import {
   Avatar,
   Button,
@@ -19,7 +22,7 @@ import {
   SearchField,
   TextField,
 } from '../../ui';
-import { ADMIN_ONLY, matchesPerson } from './adminModel';
+import { GROUP_MEMBERS_ONLY, groupCreateReason, groupEditReason, matchesPerson } from './adminModel';
 import { errorText, useAllUsers } from './common';
 import './admin.css';
 
@@ -27,63 +30,84 @@ import './admin.css';
 const isSystemGroup = (g: UserGroup) => g.is_system_group === true || g.name.startsWith('role:');
 
 export function UserGroupsSection() {
-  const isAdmin = useIsAdmin();
+  const policy = useRealm('user_group_edit_policy');
+  const role = useOwnRole();
+  const userId = useOwnUserId();
   const groups = useUserGroups().filter((g) => !isSystemGroup(g) && g.deactivated !== true);
   const [editing, setEditing] = useState<UserGroup | 'new' | null>(null);
   const [deactivating, setDeactivating] = useState<UserGroup | null>(null);
+  const createReason = groupCreateReason(policy, role);
+  const reasonOf = (g: UserGroup) => groupEditReason(policy, role, userId, g);
+  const someLocked = groups.some((g) => reasonOf(g) !== null);
+  const noteId = useId();
   return (
     <div className="admin-section">
-      {!isAdmin && <LockNote>{ADMIN_ONLY} You can see the groups and who is in them.</LockNote>}
+      {createReason ? (
+        <LockNote>
+          <span id={noteId}>{createReason}</span> You can see the groups and who is in them.
+        </LockNote>
+      ) : (
+        someLocked && (
+          <LockNote>
+            <span id={noteId}>{GROUP_MEMBERS_ONLY}</span>
+          </LockNote>
+        )
+      )}
       <p className="admin-intro">Mention a whole group with @*group name*.</p>
       <div className="admin-toolbar">
         <span className="admin-count">{groups.length === 1 ? '1 group' : `${groups.length} groups`}</span>
-        {isAdmin && (
-          <Button
-            variant="primary"
-            icon={<Plus size={16} aria-hidden="true" />}
-            onPress={() => setEditing('new')}
-          >
-            Create group
-          </Button>
-        )}
+        <Button
+          variant="primary"
+          icon={<Plus size={16} aria-hidden="true" />}
+          onPress={() => setEditing('new')}
+          isDisabled={createReason !== null}
+          aria-describedby={createReason ? noteId : undefined}
+        >
+          Create group
+        </Button>
       </div>
       {groups.length === 0 ? (
         <EmptyState title="No user groups yet">
-          {isAdmin ? 'Create one to mention a team at once.' : 'An administrator can create one.'}
+          {createReason
+            ? 'Someone who may create groups can add one.'
+            : 'Create one to mention a team at once.'}
         </EmptyState>
       ) : (
         <ul className="admin-list" aria-label="User groups">
-          {groups.map((g) => (
-            <li key={g.id} className="admin-row">
-              <div className="admin-row-main">
-                <span className="admin-row-title">{g.name}</span>
-                <span className="admin-row-sub">{g.description || 'No description'}</span>
-              </div>
-              <span className="admin-count">
-                {g.members.length === 1 ? '1 member' : `${g.members.length} members`}
-              </span>
-              {isAdmin && (
-                <>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onPress={() => setEditing(g)}
-                    aria-label={`Edit ${g.name}`}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onPress={() => setDeactivating(g)}
-                    aria-label={`Deactivate ${g.name}`}
-                  >
-                    Deactivate
-                  </Button>
-                </>
-              )}
-            </li>
-          ))}
+          {groups.map((g) => {
+            const locked = reasonOf(g) !== null;
+            return (
+              <li key={g.id} className="admin-row">
+                <div className="admin-row-main">
+                  <span className="admin-row-title">{g.name}</span>
+                  <span className="admin-row-sub">{g.description || 'No description'}</span>
+                </div>
+                <span className="admin-count">
+                  {g.members.length === 1 ? '1 member' : `${g.members.length} members`}
+                </span>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onPress={() => setEditing(g)}
+                  aria-label={`Edit ${g.name}`}
+                  isDisabled={locked}
+                  aria-describedby={locked ? noteId : undefined}
+                >
+                  Edit
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onPress={() => setDeactivating(g)}
+                  aria-label={`Deactivate ${g.name}`}
+                  isDisabled={locked}
+                  aria-describedby={locked ? noteId : undefined}
+                >
+                  Deactivate
+                </Button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {editing && <GroupDialog group={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

@@ -10,6 +10,9 @@ import {
   emojiNameForServer,
   emojiNameFromFile,
   emojiNameProblem,
+  GROUP_MEMBERS_ONLY,
+  groupCreateReason,
+  groupEditReason,
   matchesPerson,
   moveBy,
   moveKeys,
@@ -175,5 +178,36 @@ describe('adding custom emoji', () => {
     expect(emojiAddReason(7, 200)).toMatch(/Only owners/);
     expect(emojiAddReason(6, 100)).toMatch(/No one/);
     expect(emojiAddReason(undefined, 400)).toBeNull();
+  });
+});
+
+describe('user groups: who may create and edit them', () => {
+  const team = { name: 'Designers', members: [7, 8] };
+
+  it('creating follows user_group_edit_policy (members by default; guests never)', () => {
+    expect(groupCreateReason(undefined, 400)).toBeNull();
+    expect(groupCreateReason(1, 400)).toBeNull();
+    expect(groupCreateReason(3, 400)).toBeNull();
+    expect(groupCreateReason(1, 600)).toBe('Guests cannot create or edit user groups.');
+    expect(groupCreateReason(2, 400)).toBe('Only administrators can create and edit user groups here.');
+    expect(groupCreateReason(2, 200)).toBeNull();
+    expect(groupCreateReason(4, 400)).toBe(
+      'Only moderators and administrators can create and edit user groups here.',
+    );
+    expect(groupCreateReason(4, 300)).toBeNull();
+  });
+
+  it('editing: the policy, then moderators and administrators or the group’s own members', () => {
+    expect(groupEditReason(1, 400, 7, team)).toBeNull();
+    expect(groupEditReason(1, 400, 9, team)).toBe(GROUP_MEMBERS_ONLY);
+    expect(groupEditReason(1, 300, 9, team)).toBeNull();
+    expect(groupEditReason(1, 200, 9, team)).toBeNull();
+    expect(groupEditReason(2, 400, 7, team)).toBe(
+      'Only administrators can create and edit user groups here.',
+    );
+    expect(groupEditReason(1, 600, 7, team)).toBe('Guests cannot create or edit user groups.');
+    expect(groupEditReason(1, 100, 1, { name: 'role:members', members: [1], is_system_group: true })).toBe(
+      'Role groups follow people’s roles; they cannot be edited.',
+    );
   });
 });

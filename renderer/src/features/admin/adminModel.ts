@@ -359,3 +359,56 @@ export function emojiAddReason(policy: number | undefined, role: number | undefi
       return null;
   }
 }
+
+// ---- user groups -------------------------------------------------------------------------------
+
+/** Who user_group_edit_policy lets create and edit groups (guests never). */
+const GROUP_POLICY_WHO: Readonly<Record<number, string>> = {
+  2: 'administrators',
+  4: 'moderators and administrators',
+};
+
+/**
+ * Why the user may not create user groups under the organization's user_group_edit_policy
+ * (1 members, 2 administrators, 3 full members, 4 moderators; the server's default is 1); null
+ * when they may, or when their role is not known yet (the server then decides and says why).
+ */
+export function groupCreateReason(policy: number | undefined, role: number | undefined): string | null {
+  if (role === undefined) return null;
+  if (role >= 600) return 'Guests cannot create or edit user groups.';
+  switch (policy ?? 1) {
+    case 1:
+    case 3:
+      return null;
+    case 2:
+      return role <= 200 ? null : `Only ${GROUP_POLICY_WHO[2]} can create and edit user groups here.`;
+    case 4:
+      return role <= 300 ? null : `Only ${GROUP_POLICY_WHO[4]} can create and edit user groups here.`;
+    default:
+      return 'No one can create or edit user groups in this organization.';
+  }
+}
+
+/** The reason a member gets for a group they are not in (the server's rule). */
+export const GROUP_MEMBERS_ONLY = 'Only a group’s own members, moderators and administrators can edit it.';
+
+/**
+ * Why the user may not edit this group (its name and description, its members, deactivating
+ * it); null when they may. The policy above first, then the server's rule: role groups never
+ * (they follow people's roles), other groups by moderators and administrators or by their own
+ * direct members.
+ */
+export function groupEditReason(
+  policy: number | undefined,
+  role: number | undefined,
+  userId: number | null,
+  group: { name: string; members: readonly number[]; is_system_group?: boolean },
+): string | null {
+  if (group.is_system_group === true || group.name.startsWith('role:'))
+    return 'Role groups follow people’s roles; they cannot be edited.';
+  const policyReason = groupCreateReason(policy, role);
+  if (policyReason) return policyReason;
+  if (role !== undefined && role <= 300) return null;
+  if (userId !== null && group.members.includes(userId)) return null;
+  return GROUP_MEMBERS_ONLY;
+}

@@ -1,60 +1,23 @@
 /**
- * Marking unread messages as read from the inbox (and the palette): a topic
- * (`/mark_topic_as_read`), a stream (`/mark_stream_as_read`) or given messages (private
- * conversations: `/messages/flags`, op add, flag read). The counts drop when the server's
- * `update_message_flags` event arrives, in every window; until then the row says it is busy.
+ * Marking unread messages as read from the inbox (and the palette): a topic, a stream, given
+ * messages (private conversations) or everything. Each runs as a long write
+ * (queries/longWrites.ts): repeated while the server answers partially_completed, with its
+ * progress and its end shown in the shell's activity strip. The counts drop as the server's
+ * `update_message_flags` events arrive, in every window; until it is done the row is busy.
  */
 import { useCallback, useState } from 'react';
-import { getBridge } from '../../bridge';
-import { callApi } from '../../bridge/api';
-import { useAccountId } from '../../stores/hooks';
+import { type LongWriteError, runLongWrite, useLongWrites } from '../../queries/longWrites';
+import { type MarkTarget, markReadWrite, markTargetKey } from '../../queries/markRead';
+import { useAccountId, useAccountState } from '../../stores/hooks';
 
-export type MarkTarget =
-  | { kind: 'topic'; streamId: number; topic: string }
-  | { kind: 'stream'; streamId: number }
-  | { kind: 'messages'; messageIds: number[] }
-  | { kind: 'all' };
+export { type MarkTarget, markTargetKey } from '../../queries/markRead';
 
-export function markTargetKey(target: MarkTarget): string {
-  switch (target.kind) {
-    case 'topic':
-      return `topic:${target.streamId}:${target.topic}`;
-    case 'stream':
-      return `stream:${target.streamId}`;
-    case 'messages':
-      return `messages:${target.messageIds.join(',')}`;
-    case 'all':
-      return 'all';
-  }
-}
-
-export async function markAsRead(accountId: string, target: MarkTarget): Promise<void> {
-  const bridge = getBridge();
-  switch (target.kind) {
-    case 'topic':
-      await callApi(bridge, accountId, 'POST', '/mark_topic_as_read', {
-        stream_id: target.streamId,
-        topic_name: target.topic,
-      });
-      return;
-    case 'stream':
-      await callApi(bridge, accountId, 'POST', '/mark_stream_as_read', { stream_id: target.streamId });
-      return;
-    case 'messages':
-      await callApi(bridge, accountId, 'POST', '/messages/flags', {
-        messages: target.messageIds,
-        op: 'add',
-        flag: 'read',
-      });
-      return;
-    case 'all':
-      // The server may answer partially_completed when it ran out of time: ask again.
-      for (let i = 0; i < 10; i++) {
-        const answer = await callApi<{ result?: string }>(bridge, accountId, 'POST', '/mark_all_as_read');
-        if (answer?.result !== 'partially_completed') return;
-      }
-      return;
-  }
+/**
+ * Marks the target as read until the server says it is done; rejects with the failed round's
+ * message (the job in the activity strip says it too). For callers outside components.
+ */
+export async function markAsRead(accountId: string, target: MarkTarget, streamName?: string): Promise<void> {
+  await runLongWrite(accountId, markReadWrite(target, streamName));
 }
 
 export interface MarkAsRead {
@@ -66,25 +29,22 @@ export interface MarkAsRead {
 
 export function useMarkAsRead(): MarkAsRead {
   const accountId = useAccountId();
-  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const streams = useAccountState((a) => a.streams);
+  const subscribed = useAccountState((a) => a.subscriptions.subscribed);
+  const writes = useLongWrites();
   const [error, setError] = useState<string | null>(null);
   const mark = useCallback(
     (target: MarkTarget) => {
-      const key = markTargetKey(target);
       setError(null);
-      setPending((p) => new Set(p).add(key));
-      markAsRead(accountId, target)
-        .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)))
-        .finally(() =>
-          setPending((p) => {
-            const next = new Set(p);
-            next.delete(key);
-            return next;
-          }),
-        );
+      const name =
+        'streamId' in target
+          ? (subscribed[target.streamId]?.name ?? streams[target.streamId]?.name)
+          : undefined;
+      markAsRead(accountId, target, name).catch((e: LongWriteError) => setError(e.message));
     },
-    [accountId],
+    [accountId, streams, subscribed],
   );
-  const isPending = useCallback((target: MarkTarget) => pending.has(markTargetKey(target)), [pending]);
+  const { isRunning } = writes;
+  const isPending = useCallback((target: MarkTarget) => isRunning(markTargetKey(target)), [isRunning]);
   return { mark, isPending, error };
 }

@@ -25,6 +25,7 @@ import { PeopleList } from '../people/PeopleList';
 import { ProfileCard } from '../people/ProfileCard';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { StatusDialog } from '../status/StatusDialog';
+import { LongWriteStatus } from '../streams/LongWriteStatus';
 import { StreamsScreen } from '../streams/StreamsScreen';
 import { StreamView } from '../streams/StreamView';
 import { AccountSwitcher } from './AccountSwitcher';
@@ -97,6 +98,7 @@ function Frame({ accountId, onAddAccount }: { accountId: string; onAddAccount: (
       />
       <main className="main" aria-label={screenLabel(route)}>
         <ConnectionBanner />
+        <LongWriteStatus />
         <div className="main-scroll">
           <ScreenBoundary key={JSON.stringify(route)}>
             <Screen route={route} accountId={accountId} />

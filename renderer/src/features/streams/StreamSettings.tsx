@@ -1,14 +1,16 @@
 /**
  * One stream's settings (the streams screen's right pane): personal (color, pin, mute,
  * notification overrides), administration (name, description, privacy, posting, retention,
- * archive) and subscribers. What the user may not change says why.
+ * archive) and subscribers (adding and removing them as the organization's policies allow).
+ * What the user may not change says why.
  */
 import { ArrowRight, Check, UserMinus } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Radio, RadioGroup, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useApiMutation, useApiQuery } from '../../queries/api';
 import {
   useAccountActions,
+  useAccountState,
   useDefaultStreamIds,
   useIsAdmin,
   useRealm,
@@ -34,8 +36,10 @@ import {
   TextField,
 } from '../../ui';
 import { type StreamsTab, useNavigate } from '../shell/navigation';
+import { RichText } from '../shell/richText';
 import { streamColorRef } from '../shell/streamColor';
 import { PrivacyChoice } from './PrivacyChoice';
+import { StreamDescription } from './StreamDescription';
 import { PrivacyIcon } from './StreamsScreen';
 import {
   changePrivacyReason,
@@ -56,7 +60,7 @@ import {
   retentionReason,
   STREAM_PALETTE,
 } from './streamsModel';
-import { errorText, usePeople, usePrivacyContext, useStreamItem } from './useStreams';
+import { errorText, usePeople, usePrivacyContext, useStreamItem, useSubscriberRules } from './useStreams';
 
 export function StreamSettings({ streamId, tab }: { streamId: number; tab: StreamsTab }) {
   const stream = useStreamItem(streamId);
@@ -79,9 +83,7 @@ export function StreamSettings({ streamId, tab }: { streamId: number; tab: Strea
           <h2>
             <PrivacyIcon stream={flags} size={16} /> {name}
           </h2>
-          {typeof stream.description === 'string' && stream.description && (
-            <p className="stream-settings-description">{stream.description}</p>
-          )}
+          <StreamDescription stream={stream} className="stream-settings-description" />
         </div>
         <div className="stream-settings-actions">
           <Button
@@ -130,7 +132,7 @@ export function StreamSettings({ streamId, tab }: { streamId: number; tab: Strea
           <Administration streamId={streamId} stream={stream} tab={tab} />
         </TabPanel>
         <TabPanel id="subscribers" className="stream-settings-panel">
-          <Members streamId={streamId} name={name} />
+          <Members streamId={streamId} name={name} stream={stream} />
         </TabPanel>
       </Tabs>
     </div>
@@ -416,11 +418,7 @@ function AdminForms({
             {preview.html === null ? (
               <p className="streams-muted">{description.trim() === '' ? 'No description.' : 'Rendering…'}</p>
             ) : (
-              <div
-                className="streams-rendered"
-                // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's own sanitized Markdown rendering
-                dangerouslySetInnerHTML={{ __html: preview.html }}
-              />
+              <RichText className="streams-rendered" html={preview.html} />
             )}
             {preview.error && <InlineError>{preview.error}</InlineError>}
           </section>
@@ -578,8 +576,16 @@ function useDescriptionPreview(text: string): { html: string | null; error: stri
 
 // ---- subscribers ---------------------------------------------------------------------------
 
-function Members({ streamId, name }: { streamId: number; name: string }) {
-  const isAdmin = useIsAdmin();
+function Members({
+  streamId,
+  name,
+  stream,
+}: {
+  streamId: number;
+  name: string;
+  stream: Record<string, unknown>;
+}) {
+  const rules = useSubscriberRules(stream);
   const members = useApiQuery<{ subscribers: number[] }>(`/streams/${streamId}/members`);
   const write = useApiMutation();
   const ids = members.data?.subscribers ?? [];
@@ -587,51 +593,62 @@ function Members({ streamId, name }: { streamId: number; name: string }) {
     .filter((u) => !ids.includes(u.user_id))
     .map((u) => ({ id: u.user_id, label: u.full_name }));
   const [adding, setAdding] = useState<number | null>(null);
+  const removeNoteId = useId();
+  const lookup = useAccountState((a) => a.users.active);
+  const removeReasons = ids.map((id) => rules.removeReason(lookup[id] ?? { user_id: id }));
+  const removeReason = removeReasons.find((r) => r !== null) ?? null;
   if (members.isPending) return <p className="streams-muted">Loading subscribers…</p>;
   if (members.error) return <InlineError>{errorText(members.error)}</InlineError>;
   return (
     <>
-      {isAdmin ? (
-        <form
-          className="streams-inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (adding === null) return;
-            write.mutate(
-              {
-                method: 'POST',
-                path: '/users/me/subscriptions',
-                params: { subscriptions: [{ name }], principals: [adding] },
-              },
-              { onSuccess: () => setAdding(null) },
-            );
-          }}
+      <form
+        className="streams-inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (adding === null || rules.addReason) return;
+          write.mutate(
+            {
+              method: 'POST',
+              path: '/users/me/subscriptions',
+              params: { subscriptions: [{ name }], principals: [adding] },
+            },
+            { onSuccess: () => setAdding(null) },
+          );
+        }}
+      >
+        <Select
+          label="Add a subscriber"
+          options={candidates}
+          value={adding}
+          onChange={(v) => setAdding(Number(v))}
+          placeholder={candidates.length === 0 ? 'Everyone is subscribed' : 'Choose a person'}
+          isDisabled={candidates.length === 0}
+          disabledReason={rules.addReason}
+        />
+        <Button
+          type="submit"
+          size="sm"
+          isDisabled={adding === null || write.isPending || rules.addReason !== null}
         >
-          <Select
-            label="Add a subscriber"
-            options={candidates}
-            value={adding}
-            onChange={(v) => setAdding(Number(v))}
-            placeholder={candidates.length === 0 ? 'Everyone is subscribed' : 'Choose a person'}
-            isDisabled={candidates.length === 0}
-          />
-          <Button type="submit" size="sm" isDisabled={adding === null || write.isPending}>
-            Add
-          </Button>
-        </form>
-      ) : (
-        <LockNote>Only organization administrators can add or remove other subscribers.</LockNote>
+          Add
+        </Button>
+      </form>
+      {removeReason && (
+        <LockNote>
+          <span id={removeNoteId}>{removeReason}</span>
+        </LockNote>
       )}
       {write.error && <InlineError>{errorText(write.error)}</InlineError>}
       <p className="streams-muted">
         {ids.length} subscriber{ids.length === 1 ? '' : 's'}
       </p>
       <ul className="member-list" aria-label={`Subscribers of ${name}`}>
-        {ids.map((id) => (
+        {ids.map((id, i) => (
           <MemberRow
             key={id}
             userId={id}
-            canRemove={isAdmin}
+            removeReasonId={removeReasons[i] === null ? null : removeNoteId}
+            pending={write.isPending}
             onRemove={() =>
               write.mutate({
                 method: 'DELETE',
@@ -648,11 +665,14 @@ function Members({ streamId, name }: { streamId: number; name: string }) {
 
 function MemberRow({
   userId,
-  canRemove,
+  removeReasonId,
+  pending,
   onRemove,
 }: {
   userId: number;
-  canRemove: boolean;
+  /** The id of the note that says why this person may not be removed; null: they may. */
+  removeReasonId: string | null;
+  pending: boolean;
   onRemove: () => void;
 }) {
   const user = useUser(userId);
@@ -662,13 +682,13 @@ function MemberRow({
       <Avatar name={name} userId={userId} size="sm" />
       <span className="member-name">{name}</span>
       <span className="member-email">{user?.email}</span>
-      {canRemove && (
-        <IconButton
-          label={`Remove ${name}`}
-          icon={<UserMinus size={15} aria-hidden="true" />}
-          onPress={onRemove}
-        />
-      )}
+      <IconButton
+        label={`Remove ${name}`}
+        icon={<UserMinus size={15} aria-hidden="true" />}
+        onPress={onRemove}
+        isDisabled={removeReasonId !== null || pending}
+        aria-describedby={removeReasonId ?? undefined}
+      />
     </li>
   );
 }

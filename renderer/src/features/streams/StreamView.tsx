@@ -3,6 +3,8 @@ import { Bell, BellOff, CheckCheck, EllipsisVertical, Eye, Settings, Trash2, Vol
 import { useState } from 'react';
 import { VISIBILITY_POLICY } from '../../../../shared/domain';
 import { useApiMutation, useApiQuery } from '../../queries/api';
+import { failureText, type LongWrite, runningText, useLongWrites } from '../../queries/longWrites';
+import { markReadWrite, markTargetKey } from '../../queries/markRead';
 import {
   useIsAdmin,
   useStreamUnread,
@@ -25,9 +27,10 @@ import {
 } from '../../ui';
 import { useNavigate } from '../shell/navigation';
 import { streamColorRef } from '../shell/streamColor';
+import { StreamDescription } from './StreamDescription';
 import { PrivacyIcon } from './StreamsScreen';
-import { readProgress, sortTopics, type TopicItem } from './streamsModel';
-import { errorText, useRepeatedWrite, useStreamItem, useTopicPolicy } from './useStreams';
+import { sortTopics, type TopicItem } from './streamsModel';
+import { errorText, useStreamItem, useTopicPolicy } from './useStreams';
 import './streams.css';
 
 export function StreamView({ streamId, topic }: { streamId: number; topic?: string }) {
@@ -50,7 +53,6 @@ export function StreamView({ streamId, topic }: { streamId: number; topic?: stri
     );
   const name = String(stream.name);
   const flags = { invite_only: stream.invite_only === true, is_web_public: stream.is_web_public === true };
-  const description = typeof stream.description === 'string' ? stream.description : '';
   return (
     <div className="screen stream-view">
       <header className="stream-view-head">
@@ -59,7 +61,7 @@ export function StreamView({ streamId, topic }: { streamId: number; topic?: stri
         </span>
         <div className="stream-view-title">
           <h1 className="screen-title">{name}</h1>
-          {description && <p className="screen-subtitle">{description}</p>}
+          <StreamDescription stream={stream} className="screen-subtitle" />
         </div>
         <div className="screen-actions">
           <Button
@@ -82,42 +84,30 @@ export function StreamView({ streamId, topic }: { streamId: number; topic?: stri
 function ReadActions({ streamId, name }: { streamId: number; name: string }) {
   const streamUnread = useStreamUnread(streamId);
   const totalUnread = useUnreadTotal();
-  const write = useRepeatedWrite();
-  const [job, setJob] = useState<{ kind: 'stream' | 'all'; start: number } | null>(null);
-  const now = job?.kind === 'stream' ? streamUnread : totalUnread;
-  const start = (kind: 'stream' | 'all') => {
-    setJob({ kind, start: kind === 'stream' ? streamUnread : totalUnread });
-    const done =
-      kind === 'stream'
-        ? write.run('/mark_stream_as_read', { stream_id: streamId })
-        : write.run('/mark_all_as_read');
-    void done.then(() => setJob(null));
-  };
+  const writes = useLongWrites();
+  const stream = { kind: 'stream', streamId } as const;
+  const all = { kind: 'all' } as const;
+  const busy = writes.isRunning(markTargetKey(stream)) || writes.isRunning(markTargetKey(all));
   return (
     <div className="read-actions">
-      <Button size="sm" onPress={() => start('stream')} isDisabled={write.running || streamUnread === 0}>
+      <Button
+        size="sm"
+        onPress={() => void writes.run(markReadWrite(stream, name))}
+        isDisabled={busy || streamUnread === 0}
+      >
         <CheckCheck size={15} aria-hidden="true" /> Mark stream as read
       </Button>
       <Button
         size="sm"
         variant="ghost"
-        onPress={() => start('all')}
-        isDisabled={write.running || totalUnread === 0}
+        onPress={() => void writes.run(markReadWrite(all))}
+        isDisabled={busy || totalUnread === 0}
       >
         Mark all as read
       </Button>
       <span className="read-summary" role="status">
         {streamUnread === 0 ? `Nothing unread in ${name}.` : `${streamUnread} unread in ${name}.`}
       </span>
-      {write.running && job && (
-        <Progress
-          label={`${job.kind === 'stream' ? `Marking ${name} as read` : 'Marking all as read'}…${
-            write.rounds > 1 ? ` (part ${write.rounds})` : ''
-          }`}
-          value={readProgress(job.start, now)}
-        />
-      )}
-      {write.error && <InlineError>{write.error}</InlineError>}
     </div>
   );
 }
@@ -146,7 +136,13 @@ function TopicList({
       <h2 className="section-title">Topics</h2>
       <ul className="topic-list" aria-label={`Topics in ${streamName}`}>
         {sorted.map((t) => (
-          <TopicRow key={t.name} streamId={streamId} topic={t.name} isCurrent={t.name === current} />
+          <TopicRow
+            key={t.name}
+            streamId={streamId}
+            streamName={streamName}
+            topic={t.name}
+            isCurrent={t.name === current}
+          />
         ))}
       </ul>
     </section>
@@ -159,13 +155,25 @@ const POLICY_TAG: Record<number, { text: string; tone: 'neutral' | 'accent' }> =
   [VISIBILITY_POLICY.followed]: { text: 'Following', tone: 'accent' },
 };
 
-function TopicRow({ streamId, topic, isCurrent }: { streamId: number; topic: string; isCurrent: boolean }) {
+function TopicRow({
+  streamId,
+  streamName,
+  topic,
+  isCurrent,
+}: {
+  streamId: number;
+  streamName: string;
+  topic: string;
+  isCurrent: boolean;
+}) {
   const navigate = useNavigate();
   const unread = useTopicUnread(streamId, topic);
   const policy = useTopicPolicy(streamId, topic);
   const isAdmin = useIsAdmin();
   const policyWrite = useApiMutation();
-  const read = useRepeatedWrite();
+  const writes = useLongWrites();
+  const target = { kind: 'topic', streamId, topic } as const;
+  const reading = writes.isRunning(markTargetKey(target));
   const [deleting, setDeleting] = useState(false);
   const setPolicy = (visibility_policy: number) =>
     policyWrite.mutate({
@@ -180,8 +188,8 @@ function TopicRow({ streamId, topic, isCurrent }: { streamId: number; topic: str
       id: 'read',
       label: 'Mark topic as read',
       icon: <CheckCheck size={15} aria-hidden="true" />,
-      isDisabled: unread === 0,
-      onAction: () => void read.run('/mark_topic_as_read', { stream_id: streamId, topic_name: topic }),
+      isDisabled: unread === 0 || reading,
+      onAction: () => void writes.run(markReadWrite(target, streamName)),
     },
     muted
       ? {
@@ -237,10 +245,15 @@ function TopicRow({ streamId, topic, isCurrent }: { streamId: number; topic: str
         icon={<EllipsisVertical size={16} aria-hidden="true" />}
         actions={actions}
       />
-      {(policyWrite.error || read.error) && (
-        <InlineError>{policyWrite.error ? errorText(policyWrite.error) : read.error}</InlineError>
+      {policyWrite.error && <InlineError>{errorText(policyWrite.error)}</InlineError>}
+      {deleting && (
+        <DeleteTopic
+          streamId={streamId}
+          streamName={streamName}
+          topic={topic}
+          onDone={() => setDeleting(false)}
+        />
       )}
-      {deleting && <DeleteTopic streamId={streamId} topic={topic} onDone={() => setDeleting(false)} />}
     </li>
   );
 }
@@ -250,7 +263,30 @@ interface MessagesAnswer {
   found_oldest: boolean;
 }
 
-function DeleteTopic({ streamId, topic, onDone }: { streamId: number; topic: string; onDone: () => void }) {
+/** The long write that deletes a topic (the server deletes it in batches, newest first). */
+function deleteTopicWrite(streamId: number, streamName: string, topic: string): LongWrite {
+  const place = `#${streamName} > ${topic || '(no topic)'}`;
+  return {
+    key: `delete-topic:${streamId}:${topic}`,
+    path: `/streams/${streamId}/delete_topic`,
+    params: { topic_name: topic },
+    doing: `Deleting ${place}`,
+    done: `${place} is deleted.`,
+    failed: `Could not delete ${place}`,
+  };
+}
+
+function DeleteTopic({
+  streamId,
+  streamName,
+  topic,
+  onDone,
+}: {
+  streamId: number;
+  streamName: string;
+  topic: string;
+  onDone: () => void;
+}) {
   const count = useApiQuery<MessagesAnswer>('/messages', {
     narrow: [
       { operator: 'channel', operand: streamId },
@@ -261,7 +297,10 @@ function DeleteTopic({ streamId, topic, onDone }: { streamId: number; topic: str
     num_after: 0,
     apply_markdown: false,
   });
-  const write = useRepeatedWrite();
+  const writes = useLongWrites();
+  const write = deleteTopicWrite(streamId, streamName, topic);
+  const job = writes.jobOf(write.key);
+  const running = job?.status === 'running';
   const n = count.data?.messages.length;
   const what =
     n === undefined
@@ -274,18 +313,16 @@ function DeleteTopic({ streamId, topic, onDone }: { streamId: number; topic: str
       message={
         <>
           <p>This deletes {what} in this topic for everyone. It cannot be undone.</p>
-          {write.running && (
-            <Progress label={`Deleting messages…${write.rounds > 1 ? ` (part ${write.rounds})` : ''}`} />
-          )}
+          {job?.status === 'running' && <Progress label={runningText(job)} />}
         </>
       }
       confirmLabel="Delete topic"
       danger
-      pending={write.running}
-      error={write.error}
+      pending={running}
+      error={job?.status === 'failed' ? failureText(job) : null}
       onCancel={onDone}
       onConfirm={() => {
-        void write.run(`/streams/${streamId}/delete_topic`, { topic_name: topic }).then((ok) => {
+        void writes.run(write).then((ok) => {
           if (ok) onDone();
         });
       }}

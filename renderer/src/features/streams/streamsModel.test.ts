@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addSubscribersReason,
   changePrivacyReason,
   createPrivacyReason,
   filterStreams,
@@ -15,11 +16,12 @@ import {
   ROLE,
   readProgress,
   realmRetentionText,
-  repeatUntilDone,
+  removeSubscriberReason,
   retentionChoiceOf,
   type StreamListItem,
   sortTopics,
   subscriberText,
+  trafficDescription,
   trafficText,
 } from './streamsModel';
 
@@ -114,9 +116,13 @@ describe('retention, traffic, colors, overrides, topics', () => {
 
   it('reads traffic and subscribers', () => {
     expect(trafficText(null)).toBe('New stream');
-    expect(trafficText(0)).toBe('No messages this week');
-    expect(trafficText(1)).toBe('1 message a week');
-    expect(trafficText(12)).toBe('12 messages a week');
+    expect(trafficText(0)).toBe('No recent messages');
+    expect(trafficText(1)).toBe('About 1 message a week');
+    expect(trafficText(12)).toBe('About 12 messages a week');
+    expect(trafficText(1200)).toBe('About 1,200 messages a week');
+    expect(trafficDescription(null)).toMatch(/less than a week/);
+    expect(trafficDescription(0)).toBe('No messages in the last four weeks.');
+    expect(trafficDescription(12)).toMatch(/^Average number of messages a week/);
     expect(subscriberText(null)).toBeNull();
     expect(subscriberText(1)).toBe('1 subscriber');
   });
@@ -152,35 +158,60 @@ describe('retention, traffic, colors, overrides, topics', () => {
   });
 });
 
-describe('repeatUntilDone', () => {
-  it('repeats partial answers until one is complete, counting rounds', async () => {
-    const answers = [{ partial: true }, { partial: true }, { partial: false }];
-    const rounds: number[] = [];
-    let sent = 0;
-    const n = await repeatUntilDone(
-      async () => answers[sent++] as { partial: boolean },
-      (a) => a.partial,
-      (r) => rounds.push(r),
+describe('who may add and remove subscribers (the server’s rules)', () => {
+  const publicStream = { invite_only: false, is_web_public: false, subscribed: false };
+  const privateStream = { invite_only: true, is_web_public: false, subscribed: false };
+
+  it('adding follows invite_to_stream_policy, then access to the stream', () => {
+    expect(addSubscribersReason(ROLE.member, POLICY.members, publicStream)).toBeNull();
+    expect(addSubscribersReason(ROLE.member, POLICY.fullMembers, publicStream)).toBeNull();
+    expect(addSubscribersReason(ROLE.member, POLICY.admins, publicStream)).toBe(
+      'Only administrators may add other people to streams in this organization.',
     );
-    expect([n, sent, rounds]).toEqual([3, 3, [1, 2, 3]]);
+    expect(addSubscribersReason(ROLE.moderator, POLICY.moderators, publicStream)).toBeNull();
+    expect(addSubscribersReason(ROLE.member, POLICY.moderators, publicStream)).toBe(
+      'Only moderators may add other people to streams in this organization.',
+    );
+    expect(addSubscribersReason(ROLE.guest, POLICY.members, { ...publicStream, subscribed: true })).toBe(
+      'Only members may add other people to streams in this organization.',
+    );
+    // A private stream needs a subscription, for administrators too.
+    expect(addSubscribersReason(ROLE.admin, POLICY.members, privateStream)).toBe(
+      'Subscribe to this private stream to add other people to it.',
+    );
+    expect(
+      addSubscribersReason(ROLE.member, POLICY.members, { ...privateStream, subscribed: true }),
+    ).toBeNull();
+    expect(
+      addSubscribersReason(ROLE.member, POLICY.members, { ...publicStream, is_web_public: true }),
+    ).toBeNull();
   });
 
-  it('gives up after the limit, and passes errors on', async () => {
-    await expect(
-      repeatUntilDone(
-        async () => 1,
-        () => true,
-        undefined,
-        3,
-      ),
-    ).rejects.toThrow(/not finished/);
-    await expect(
-      repeatUntilDone(
-        async () => {
-          throw new Error('Invalid stream ID');
-        },
-        () => false,
-      ),
-    ).rejects.toThrow('Invalid stream ID');
+  it('removing: oneself and one’s bots always; others as an administrator or a member of the group', () => {
+    const admins = { name: 'role:administrators', is_system_group: true, members: [1, 2] };
+    const member = { role: ROLE.member, userId: 7 };
+    expect(removeSubscriberReason(member, { user_id: 7 }, admins)).toBeNull();
+    expect(removeSubscriberReason(member, { user_id: 9, bot_owner_id: 7 }, admins)).toBeNull();
+    expect(removeSubscriberReason(member, { user_id: 9 }, admins)).toBe(
+      'Only administrators can remove other subscribers from this stream.',
+    );
+    expect(removeSubscriberReason({ role: ROLE.admin, userId: 1 }, { user_id: 9 }, admins)).toBeNull();
+    expect(removeSubscriberReason({ role: ROLE.owner, userId: 3 }, { user_id: 9 }, undefined)).toBeNull();
+
+    const moderators = { name: 'role:moderators', is_system_group: true, members: [5] };
+    expect(
+      removeSubscriberReason({ role: ROLE.moderator, userId: 5 }, { user_id: 9 }, moderators),
+    ).toBeNull();
+    expect(removeSubscriberReason(member, { user_id: 9 }, moderators)).toBe(
+      'Only administrators and moderators can remove other subscribers from this stream.',
+    );
+    const team = { name: 'Support', members: [7] };
+    expect(removeSubscriberReason(member, { user_id: 9 }, team)).toBeNull();
+    expect(removeSubscriberReason({ role: ROLE.member, userId: 8 }, { user_id: 9 }, team)).toBe(
+      'Only administrators and members of the group “Support” can remove other subscribers from this stream.',
+    );
+    expect(removeSubscriberReason({ role: ROLE.guest, userId: 8 }, { user_id: 9 }, undefined)).toBe(
+      'Only administrators can remove other subscribers from this stream.',
+    );
   });
 });

@@ -199,11 +199,21 @@ export function parseRetentionDays(text: string): { days: number } | { error: st
   return { days };
 }
 
-/** Weekly traffic as the browse list shows it. */
+/**
+ * stream_weekly_traffic as the browse list says it: the server's estimate of messages a week
+ * over the last four weeks (already rounded), or null for a stream less than a week old.
+ */
 export function trafficText(weekly: number | null): string {
   if (weekly === null) return 'New stream';
-  if (weekly === 0) return 'No messages this week';
-  return `${weekly} message${weekly === 1 ? '' : 's'} a week`;
+  if (weekly === 0) return 'No recent messages';
+  return `About ${weekly.toLocaleString('en-US')} message${weekly === 1 ? '' : 's'} a week`;
+}
+
+/** What the traffic figure means, for a tooltip or a screen reader. */
+export function trafficDescription(weekly: number | null): string {
+  if (weekly === null) return 'Created less than a week ago: too new to tell its traffic.';
+  if (weekly === 0) return 'No messages in the last four weeks.';
+  return 'Average number of messages a week over the last four weeks.';
 }
 
 export function subscriberText(count: number | null): string | null {
@@ -304,19 +314,70 @@ export function readProgress(startUnread: number, nowUnread: number): number | u
   return Math.max(0, Math.min(100, Math.round(((startUnread - nowUnread) / startUnread) * 100)));
 }
 
+// ---- subscribers: who may add and remove them (the server's rules) ------------------------------
+
+/** What the subscriber rules read about the stream. */
+export interface SubscriberStream {
+  invite_only: boolean;
+  is_web_public: boolean;
+  /** Whether the user is subscribed. */
+  subscribed: boolean;
+}
+
 /**
- * Sends a write until its answer says it is done (`isPartial` false), at most `limit` times;
- * `onRound` hears each round's number. Resolves with the number of rounds sent.
+ * Why the user may not add other people to the stream; null: they may. The server's order:
+ * the organization's invite_to_stream_policy first (guests never), then access to the stream
+ * (web-public, public for members, else only its subscribers; administrators are no exception).
  */
-export async function repeatUntilDone<T>(
-  send: () => Promise<T>,
-  isPartial: (answer: T) => boolean,
-  onRound: (round: number) => void = () => {},
-  limit = 1000,
-): Promise<number> {
-  for (let round = 1; round <= limit; round++) {
-    onRound(round);
-    if (!isPartial(await send())) return round;
-  }
-  throw new Error('The server kept answering that the work is not finished; try again later.');
+export function addSubscribersReason(
+  role: number | undefined,
+  invitePolicy: number,
+  stream: SubscriberStream,
+): string | null {
+  if (!policyAllows(role, invitePolicy)) return policyReason(invitePolicy, 'add other people to streams');
+  const access = stream.is_web_public || (!stream.invite_only && role !== undefined && role < ROLE.guest);
+  if (!access && !stream.subscribed) return 'Subscribe to this private stream to add other people to it.';
+  return null;
+}
+
+/** A user group as the removal rule reads it. */
+export interface RemoverGroup {
+  name: string;
+  is_system_group?: boolean;
+  members: readonly number[];
+}
+
+/** Role groups in words ("role:moderators" is "moderators"). */
+const ROLE_GROUP_WORDS: Record<string, string> = {
+  'role:owners': 'owners',
+  'role:administrators': 'administrators',
+  'role:moderators': 'moderators',
+  'role:fullmembers': 'full members',
+  'role:members': 'members',
+  'role:everyone': 'everyone',
+  'role:nobody': 'nobody',
+};
+
+/**
+ * Why the user may not take this person off the stream; null: they may. The server's rule:
+ * themselves and the bots they own always; anyone else only as an administrator or as a
+ * member of the stream's can_remove_subscribers_group (`group`, undefined when unknown).
+ */
+export function removeSubscriberReason(
+  viewer: { role: number | undefined; userId: number | null },
+  target: { user_id: number; bot_owner_id?: number | null },
+  group: RemoverGroup | undefined,
+): string | null {
+  if (viewer.userId !== null && (target.user_id === viewer.userId || target.bot_owner_id === viewer.userId))
+    return null;
+  if (viewer.role !== undefined && viewer.role <= ROLE.admin) return null;
+  if (group && viewer.userId !== null && group.members.includes(viewer.userId)) return null;
+  const words = group ? ROLE_GROUP_WORDS[group.name] : undefined;
+  const others =
+    !group || words === 'owners' || words === 'administrators' || words === 'nobody'
+      ? ''
+      : words
+        ? ` and ${words}`
+        : ` and members of the group “${group.name}”`;
+  return `Only administrators${others} can remove other subscribers from this stream.`;
 }

@@ -1,14 +1,25 @@
 /**
  * The streams screens' data hooks on top of the account store and the api queries: every
- * stream the user can see with its subscription state, the facts the privacy rules read, and
- * long writes that the server answers `partially_completed` until they are done.
+ * stream the user can see with its subscription state, and the facts the privacy and
+ * subscriber rules read from the organization's settings.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { topicPolicy } from '../../../../shared/domain';
 import type { Subscription, User } from '../../../../shared/protocol';
-import { type ApiParams, isPartiallyCompleted, useApiMutation } from '../../queries/api';
-import { useAccountState, useAccountStateShallow, useOwnRole, useRealm } from '../../stores/hooks';
-import { POLICY, type PrivacyContext, repeatUntilDone, type StreamListItem } from './streamsModel';
+import {
+  useAccountState,
+  useAccountStateShallow,
+  useOwnRole,
+  useOwnUserId,
+  useRealm,
+} from '../../stores/hooks';
+import {
+  addSubscribersReason,
+  POLICY,
+  type PrivacyContext,
+  removeSubscriberReason,
+  type StreamListItem,
+} from './streamsModel';
 
 function asItem(
   s: Record<string, unknown> & { stream_id: number; name: string },
@@ -97,50 +108,40 @@ export function useTopicPolicy(streamId: number, topic: string): number {
   return useAccountState((a) => topicPolicy(a.userTopics, streamId, topic));
 }
 
-export interface RepeatedWrite {
-  run: (path: string, params?: ApiParams) => Promise<boolean>;
-  running: boolean;
-  rounds: number;
-  error: string | null;
-  reset: () => void;
+/** The facts the subscriber rules read, and the rules' answers for one stream. */
+export interface SubscriberRules {
+  /** Why the user may not add people (null: they may). */
+  addReason: string | null;
+  /** Why the user may not take this person off the stream (null: they may). */
+  removeReason: (user: { user_id: number; bot_owner_id?: number | null }) => string | null;
 }
 
 /**
- * A POST the server may answer `partially_completed` (its time budget ran out after progress):
- * sent again until it answers done. `run` resolves true when done, false on an error (shown).
+ * Who may add and remove the stream's subscribers, from the organization's policies in the
+ * store (invite_to_stream_policy, the stream's can_remove_subscribers_group_id): live, as
+ * realm and group events change them.
  */
-export function useRepeatedWrite(): RepeatedWrite {
-  const mutation = useApiMutation();
-  const [running, setRunning] = useState(false);
-  const [rounds, setRounds] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const busy = useRef(false);
-  const run = useCallback(
-    async (path: string, params?: ApiParams) => {
-      if (busy.current) return false;
-      busy.current = true;
-      setRunning(true);
-      setError(null);
-      setRounds(0);
-      try {
-        await repeatUntilDone(
-          () => mutation.mutateAsync({ method: 'POST', path, params }),
-          isPartiallyCompleted,
-          setRounds,
-        );
-        return true;
-      } catch (e) {
-        setError(e instanceof Error ? e.message : String(e));
-        return false;
-      } finally {
-        busy.current = false;
-        setRunning(false);
-      }
-    },
-    [mutation.mutateAsync],
+export function useSubscriberRules(stream: Record<string, unknown>): SubscriberRules {
+  const role = useOwnRole();
+  const userId = useOwnUserId();
+  const invitePolicy = num(useRealm('invite_to_stream_policy'), POLICY.members);
+  const groupId =
+    typeof stream.can_remove_subscribers_group_id === 'number' ? stream.can_remove_subscribers_group_id : -1;
+  const group = useAccountState((a) => a.userGroups[groupId]);
+  const subscribed = useAccountState(
+    (a) => a.subscriptions.subscribed[Number(stream.stream_id)] !== undefined,
   );
-  const reset = useCallback(() => setError(null), []);
-  return { run, running, rounds, error, reset };
+  const addReason = addSubscribersReason(role, invitePolicy, {
+    invite_only: stream.invite_only === true,
+    is_web_public: stream.is_web_public === true,
+    subscribed,
+  });
+  const removeReason = useCallback(
+    (user: { user_id: number; bot_owner_id?: number | null }) =>
+      removeSubscriberReason({ role, userId }, user, group),
+    [role, userId, group],
+  );
+  return { addReason, removeReason };
 }
 
 /** The server's message of a failed write. */
