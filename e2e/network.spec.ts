@@ -8,6 +8,8 @@ import { startProxy, type TestProxy } from '../test/support/proxy';
 import { connectionStatus, expect, markDocument, openSettings, signInAndWait, test } from './support/app';
 
 const CUT_MS = 30_000;
+/** The renderer's STALE_AFTER_MS (connectionText.ts): after this long, data may be out of date. */
+const STALE_AFTER_MS = 2 * 60_000;
 
 test('stays live through a server restart and a 30-second network cut, without a reload', async ({
   server,
@@ -101,6 +103,40 @@ test('the browser coming back online retries at once instead of waiting out the 
     await expect(status).toHaveText('Connected', { timeout: 3000 });
     await expect(status).not.toHaveAttribute('title', /.*/);
   } finally {
+    await proxy.close();
+  }
+});
+
+test('the banner says reconnecting, and after two minutes that the data may be out of date', async ({
+  server,
+  alice,
+  browser,
+  launchApp,
+}) => {
+  const proxy = await startProxy({ port: server.port });
+  const context = await browser.newContext();
+  try {
+    const app = await launchApp({ serverUrl: proxy.url });
+    // The page's clock runs as usual, and can be moved on: two minutes pass in an instant.
+    await context.clock.install();
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await signInAndWait(page, alice);
+    const banner = page.getByRole('status').filter({ hasText: 'Reconnecting to the server' });
+    await expect(banner).toHaveCount(0);
+
+    await proxy.cut();
+    await expect(banner).toHaveText('Reconnecting to the server…', { timeout: 30_000 });
+    await page.clock.fastForward(STALE_AFTER_MS - 10_000);
+    await expect(banner).toHaveText('Reconnecting to the server…');
+    await page.clock.fastForward(10_000);
+    await expect(banner).toHaveText('Reconnecting to the server… Data may be out of date.');
+
+    await proxy.restore();
+    await expect(connectionStatus(page)).toHaveText('Connected', { timeout: 30_000 });
+    await expect(banner).toHaveCount(0);
+  } finally {
+    await context.close();
     await proxy.close();
   }
 });

@@ -4,10 +4,20 @@
  * the drafts-sync question, the account forms, and the organization's sections with Save /
  * Discard for administrators and read-only with the reason for everyone else.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { ApiClient } from '../shared/client';
 import { loginAs } from '../test/support/server';
-import { type Credentials, expect, openSettings, type TestServer, test } from './support/app';
+import {
+  type Credentials,
+  connectionStatus,
+  expect,
+  openSettings,
+  signInAndWait,
+  type TestServer,
+  test,
+} from './support/app';
 
 /** The user's settings, subscriptions and the organization's defaults, as the server has them. */
 async function serverState(server: TestServer, who: 'alice' | 'admin' = 'alice') {
@@ -116,6 +126,63 @@ test('a refused name shows the server’s message; an accepted one reaches the s
     .toContain('Staff engineer');
 });
 
+/** The confirmation link of the newest email-change mail in the server's outbox. */
+async function confirmationLink(server: TestServer): Promise<string> {
+  const dir = path.join(server.dataDir, 'outbox');
+  const names = (await readdir(dir)).sort().reverse();
+  for (const name of names) {
+    const match = /(http\S+\/accounts\/confirm_new_email\/\S+)/.exec(
+      await readFile(path.join(dir, name), 'utf8'),
+    );
+    if (match?.[1]) return match[1];
+  }
+  throw new Error(`no confirmation link in ${names.join(', ')}`);
+}
+
+test('a requested email change stays pending across sections and windows until the link is followed', async ({
+  server,
+  launchApp,
+  openApp,
+}) => {
+  const app = await launchApp({ serverUrl: server.url });
+  const page = await openApp(app);
+  await signInAndWait(page, as(server, 'alice'));
+  await openSettings(page, 'Account & security');
+  const email = page.getByRole('form', { name: 'Change email' });
+  await email.getByRole('textbox', { name: 'New email address' }).fill('alice.new@demo.confab.example');
+  await email.getByRole('button', { name: 'Change email' }).click();
+  const pending = (p: Page) =>
+    p.getByRole('status').filter({ hasText: 'Confirmation sent to alice.new@demo.confab.example.' });
+  await expect(pending(page)).toHaveText(
+    `Confirmation sent to alice.new@demo.confab.example. Your address changes once you follow the link in that email; until then it stays ${server.demo.users.alice}.`,
+  );
+
+  // Leaving the section and coming back keeps it.
+  await settingsNav(page).getByRole('button', { name: 'Preferences' }).click();
+  await expect(pending(page)).toHaveCount(0);
+  await settingsNav(page).getByRole('button', { name: 'Account & security' }).click();
+  await expect(pending(page)).toBeVisible();
+
+  // Another window of the same app shows it too.
+  const other = await page.context().newPage();
+  await other.goto(app.url);
+  await expect(connectionStatus(other)).toHaveText('Connected', { timeout: 30_000 });
+  await openSettings(other, 'Account & security');
+  await expect(pending(other)).toBeVisible();
+
+  // Following the link changes the address: the realm_user update ends the pending state everywhere.
+  const response = await fetch(await confirmationLink(server));
+  expect(response.status).toBe(200);
+  for (const p of [page, other]) {
+    await expect(p.getByText('You sign in with alice.new@demo.confab.example.')).toBeVisible();
+    await expect(pending(p)).toHaveCount(0);
+  }
+  await settingsNav(page).getByRole('button', { name: 'Preferences' }).click();
+  await settingsNav(page).getByRole('button', { name: 'Account & security' }).click();
+  await expect(page.getByText('You sign in with alice.new@demo.confab.example.')).toBeVisible();
+  await expect(pending(page)).toHaveCount(0);
+});
+
 test('email and password changes: confirmation pending, strength shown, the old password checked', async ({
   server,
   openSignedIn,
@@ -132,6 +199,12 @@ test('email and password changes: confirmation pending, strength shown, the old 
 
   const password = page.getByRole('form', { name: 'Change password' });
   const next = password.getByLabel('New password', { exact: true });
+  // The server's rule (register's password_min_length: 8) before anything is typed, and while typing.
+  await expect(password.getByText('At least 8 characters; longer is stronger.')).toBeVisible();
+  await password.getByLabel('Current password').fill(server.demo.password);
+  await next.fill('abcdefg');
+  await expect(next).toHaveAccessibleDescription('Too short: at least 8 characters (7 so far).');
+  await expect(password.getByRole('button', { name: 'Change password' })).toBeDisabled();
   await next.fill('abc');
   await expect(password.getByText(/Strength: Very weak/)).toBeVisible();
   await next.fill('correct horse battery staple');
@@ -324,4 +397,75 @@ test('members who are not administrators see the organization read-only, with th
     page.getByRole('region', { name: 'Theme' }).getByRole('switch', { name: 'Dense mode' }),
   ).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
+});
+
+test('notifications blocked by the system show how to allow them; once allowed, a test notification', async ({
+  server,
+  launchApp,
+  openApp,
+}) => {
+  const app = await launchApp({ serverUrl: server.url });
+  const page = await openApp(app);
+  // The browser's own permission setting, as a person who blocked notifications has it.
+  const origin = new URL(app.url).origin;
+  const pageSession = await page.context().newCDPSession(page);
+  const { targetInfo } = await pageSession.send('Target.getTargetInfo');
+  const browserSession = await page.context().browser()?.newBrowserCDPSession();
+  await browserSession?.send('Browser.setPermission', {
+    permission: { name: 'notifications' },
+    setting: 'denied',
+    origin,
+    browserContextId: targetInfo.browserContextId,
+  });
+  expect(await page.evaluate('Notification.permission')).toBe('denied');
+
+  await signInAndWait(page, as(server, 'alice'));
+  await openSettings(page, 'Notifications');
+  const desktop = page.getByRole('region', { name: 'Desktop notifications' });
+  await expect(desktop.getByRole('status')).toHaveText(
+    'Notifications are blocked for Confab. Allow them in your system’s notification settings, then come back here.',
+  );
+  await expect(desktop.getByRole('button', { name: 'Send a test notification' })).toHaveCount(0);
+  await expect(desktop.getByRole('button', { name: 'Enable notifications' })).toHaveCount(0);
+
+  // Allowed in the system's settings meanwhile: coming back offers the test notification.
+  await page.context().grantPermissions(['notifications'], { origin });
+  await settingsNav(page).getByRole('button', { name: 'Privacy' }).click();
+  await settingsNav(page).getByRole('button', { name: 'Notifications' }).click();
+  await expect(desktop.getByText('Notifications are blocked for Confab.')).toHaveCount(0);
+  await expect(desktop.getByText('Desktop notifications are allowed.')).toBeVisible();
+  await desktop.getByRole('button', { name: 'Send a test notification' }).click();
+  await expect(desktop.getByRole('status')).toHaveText('Test notification sent.');
+});
+
+test('Play plays the chosen notification sound', async ({ server, openSignedIn }) => {
+  const page = await openSignedIn({ serverUrl: server.url }, as(server, 'alice'));
+  await openSettings(page, 'Notifications');
+  // Every tone the page starts, as [wave, frequency] pairs (the sounds are synthesized).
+  await page.evaluate(`(() => {
+    window.played = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (when) {
+      window.played.push([this.type, this.frequency.value]);
+      return start.call(this, when);
+    };
+  })()`);
+  const played = () => page.evaluate('window.played.splice(0)');
+
+  await expect(selectButton(page, 'Notification sound')).toContainText('Chime');
+  await page.getByRole('button', { name: 'Play Chime' }).click();
+  // Chime: two sine notes, C6 then G6.
+  await expect.poll(played).toEqual([
+    ['sine', 1046.5],
+    ['sine', 1568],
+  ]);
+
+  await choose(page, 'Notification sound', 'Ding');
+  await expect.poll(async () => (await serverState(server)).user_settings.notification_sound).toBe('ding');
+  await page.getByRole('button', { name: 'Play Ding' }).click();
+  // Ding: one triangle note, E6.
+  await expect.poll(played).toEqual([['triangle', 1318.5]]);
+
+  await choose(page, 'Notification sound', 'None');
+  await expect(page.getByRole('button', { name: 'Play sound (no sound chosen)' })).toBeDisabled();
 });

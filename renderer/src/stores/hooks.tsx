@@ -165,8 +165,6 @@ export const useUserStatus = (userId: number): UserStatus | undefined =>
 /** The server's copy of the drafts (the drafts screen reads the main process's local store). */
 export const useServerDraft = (draftId: number): Draft | undefined =>
   useAccountState((a) => a.drafts[draftId]);
-export const useServerDraftIds = (): number[] =>
-  useAccountSelector(useShallow((s) => Object.keys(s.account.drafts).map(Number)));
 
 /** The user's own User object (undefined before the users are known). */
 export const useOwnUser = (): User | undefined => useAccountState(ownUser);

@@ -8,7 +8,8 @@ import type { CustomProfileField } from '../../../../shared/protocol';
 import { call } from '../../bridge';
 import { useAccountId, useCustomProfileFields, useIsAdmin, useOwnUser, useRealm } from '../../stores/hooks';
 import { Avatar, Banner, Button, InlineError, LockNote, Section, Select, TextField } from '../../ui';
-import { passwordStrength } from './strength';
+import { setPendingEmail, usePendingEmail } from './pendingEmail';
+import { passwordProblem, passwordRules, passwordStrength } from './strength';
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -246,15 +247,18 @@ function EmailForm() {
   const isAdmin = useIsAdmin();
   const disabled = useRealm('email_changes_disabled') === true && !isAdmin;
   const current = user?.delivery_email ?? user?.email ?? '';
+  const accountId = useAccountId();
   const [email, setEmail] = useState('');
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  // Kept per account while the link waits: leaving the section or opening another window keeps it.
+  const pending = usePendingEmail(accountId, current);
+  const sentTo = pending?.address ?? null;
   const write = useWrite();
   const valid =
     /^[^\s@]+@[^\s@]+$/.test(email.trim()) && email.trim().toLowerCase() !== current.toLowerCase();
   const submit = async () => {
     const address = email.trim();
     if (await write.run('PATCH', '/settings', { email: address })) {
-      setSentTo(address);
+      setPendingEmail(accountId, { address, from: current, sentAt: Date.now() });
       setEmail('');
     }
   };
@@ -304,8 +308,12 @@ function PasswordForm() {
   const [next, setNext] = useState('');
   const [done, setDone] = useState(false);
   const write = useWrite();
+  const minLength = useRealm('password_min_length');
+  const minGuesses = useRealm('password_min_guesses');
+  const rules = passwordRules(minLength, minGuesses);
   const strength = passwordStrength(next);
-  const ready = old !== '' && next.length >= 6;
+  const problem = next === '' ? null : passwordProblem(next, rules);
+  const ready = old !== '' && next !== '' && problem === null;
   const submit = async () => {
     setDone(false);
     if (await write.run('PATCH', '/settings', { old_password: old, new_password: next })) {
@@ -344,7 +352,9 @@ function PasswordForm() {
             write.setError(null);
           }}
           autoComplete="new-password"
-          description={next ? undefined : 'At least 6 characters; longer is stronger.'}
+          description={
+            next ? (problem ?? undefined) : `At least ${rules.minLength} characters; longer is stronger.`
+          }
         />
         {next && (
           <div className="strength" data-level={strength.level}>

@@ -26,7 +26,14 @@ import {
   Section,
   Select,
 } from '../../ui';
-import { NOTIFICATIONS, TRIGGER_COLUMNS, TRIGGER_ROWS, WILDCARD_SETTING } from './catalog';
+import { isDoNotDisturb } from '../shell/dnd';
+import {
+  NOTIFICATIONS,
+  notificationGroupTitle,
+  TRIGGER_COLUMNS,
+  TRIGGER_ROWS,
+  WILDCARD_SETTING,
+} from './catalog';
 import { SettingControlView, SettingSwitch } from './controls';
 import {
   differingProperties,
@@ -52,11 +59,7 @@ export function NotificationsSection() {
         <PermissionRow />
       </Section>
       {NOTIFICATIONS.map((group) => (
-        <Section
-          key={group.title}
-          headingLevel={3}
-          title={group.title === 'Desktop' ? 'Sound and content' : group.title}
-        >
+        <Section key={group.title} headingLevel={3} title={notificationGroupTitle(group)}>
           {group.controls.map((control) => (
             <SettingControlView key={control.name} control={control} />
           ))}
@@ -97,7 +100,7 @@ function TriggersTable() {
             {TRIGGER_COLUMNS.map((column) => {
               const name = row.cells[column.id];
               return (
-                <td key={column.id} className="trigger-cell">
+                <td key={column.id} className="trigger-cell" data-setting={name ?? undefined}>
                   {name && (
                     <SettingSwitch
                       className="cell-switch"
@@ -120,7 +123,11 @@ function TriggersTable() {
               Whether mentions of everyone (@all, @everyone, @stream) notify you as mentions do.
             </span>
           </th>
-          <td colSpan={TRIGGER_COLUMNS.length} className="trigger-cell trigger-wide">
+          <td
+            colSpan={TRIGGER_COLUMNS.length}
+            className="trigger-cell trigger-wide"
+            data-setting={WILDCARD_SETTING}
+          >
             <SettingSwitch name={WILDCARD_SETTING} label="Treat @-all mentions as mentions of me" />
           </td>
         </tr>
@@ -138,7 +145,7 @@ function currentPermission(): Permission {
 /** The system's permission for notifications, and a test notification. */
 function PermissionRow() {
   const [permission, setPermission] = useState<Permission>(currentPermission);
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState<'sent' | 'held' | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     // The permission can change in the system's settings meanwhile.
@@ -151,9 +158,15 @@ function PermissionRow() {
     setPermission(answer);
   };
   const test = () => {
+    // Do not disturb holds back every notification, this one too: say so rather than stay silent.
+    if (isDoNotDisturb()) {
+      setSent('held');
+      setError(null);
+      return;
+    }
     try {
       new Notification('Confab', { body: 'This is a test notification.', tag: 'confab-test' });
-      setSent(true);
+      setSent('sent');
       setError(null);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -191,7 +204,11 @@ function PermissionRow() {
         Send a test notification
       </Button>
       <span role="status" className="muted">
-        {sent ? 'Test notification sent.' : ''}
+        {sent === 'sent'
+          ? 'Test notification sent.'
+          : sent === 'held'
+            ? 'Not sent: notifications are held back while do not disturb is on.'
+            : ''}
       </span>
       {error && <InlineError>{error}</InlineError>}
     </div>

@@ -3,7 +3,7 @@
  * organization's), the chosen one on the right. Personal settings save at once; the
  * organization's collect changes per subsection with Save / Discard.
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { useIsAdmin } from '../../stores/hooks';
 import { cx, ScreenHeader, Section } from '../../ui';
 import {
@@ -19,6 +19,7 @@ import { PREFERENCES, PRIVACY, type SettingGroup } from './catalog';
 import { SettingControlView, SettingErrorBanner } from './controls';
 import { NotificationsSection } from './NotificationsSection';
 import { OrgDefaultsSection, OrgProfileSection, OrgSettingsSection } from './OrgSections';
+import { useSettingFocus } from './settingFocus';
 import './settings.css';
 
 interface SectionEntry {
@@ -78,13 +79,15 @@ export const SETTINGS_SECTIONS: readonly { id: SettingsSection; label: string }[
 
 export function SettingsScreen({ section }: { section: SettingsSection }) {
   const entry = [...PERSONAL, ...ORGANIZATION].find((s) => s.id === section) ?? PERSONAL[2];
+  const content = useRef<HTMLDivElement>(null);
+  useSettingFocus(content, entry?.id);
   if (!entry) return null;
   return (
     <div className="screen settings-screen">
       <ScreenHeader title="Settings" />
       <div className="settings-panes">
         <SettingsNav current={entry.id} />
-        <div className="settings-content">
+        <div className="settings-content" ref={content}>
           <h2 className="settings-section-title">{entry.label}</h2>
           {entry.description && <p className="settings-section-description">{entry.description}</p>}
           <SettingErrorBanner />

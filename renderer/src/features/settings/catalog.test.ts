@@ -12,6 +12,7 @@ import {
   PRIVACY,
   personalSettingNames,
   settingLabel,
+  settingPlaces,
 } from './catalog';
 
 const controls = [...PREFERENCES, ...NOTIFICATIONS, ...PRIVACY].flatMap((g) => g.controls);
@@ -79,5 +80,32 @@ describe('personal settings catalog', () => {
       '15 minutes',
     ]);
     expect(choicesWith([{ value: 'a', label: 'A' }], 'a')).toHaveLength(1);
+  });
+});
+
+describe('setting places (for the command palette)', () => {
+  it('has every personal setting once, in the section that shows it', () => {
+    const places = settingPlaces();
+    expect(places.map((p) => p.name).sort()).toEqual(personalSettingNames().sort());
+    expect(new Set(places.map((p) => p.name)).size).toBe(places.length);
+    const at = (name: string) => places.find((p) => p.name === name);
+    expect(at('dense_mode')).toEqual({
+      name: 'dense_mode',
+      label: 'Dense mode',
+      section: 'preferences',
+      group: 'Theme',
+    });
+    expect(at('enable_stream_email_notifications')).toEqual({
+      name: 'enable_stream_email_notifications',
+      label: 'Stream messages: email notifications',
+      section: 'notifications',
+      group: 'Notification triggers',
+    });
+    expect(at('notification_sound')).toMatchObject({ section: 'notifications', group: 'Sound and content' });
+    expect(at('presence_enabled')).toMatchObject({
+      label: 'Show my availability to others',
+      section: 'privacy',
+      group: 'Presence',
+    });
   });
 });

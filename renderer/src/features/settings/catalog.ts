@@ -158,7 +158,14 @@ export const PREFERENCES: SettingGroup[] = [
   {
     title: 'Emoji',
     controls: [
-      { kind: 'select', name: 'emojiset', label: 'Emoji theme', choices: emojisetChoices },
+      {
+        kind: 'select',
+        name: 'emojiset',
+        label: 'Emoji theme',
+        // The image sets' licences ask for credit where people choose them.
+        hint: 'Google emoji: Noto Emoji, Apache 2.0. Twitter emoji: Twemoji by Twitter, CC BY 4.0.',
+        choices: emojisetChoices,
+      },
       sw('translate_emoticons', 'Convert emoticons before sending', ':) becomes 😃'),
       sw('display_emoji_reaction_users', 'Show who reacted when few people have'),
     ],
@@ -336,6 +343,59 @@ export function defaultSettingGroups(): SettingGroup[] {
       controls: g.controls.filter((c) => isShared(c.name) && !isPersonalOnly(c.name)),
     }))
     .filter((g) => g.controls.length > 0);
+}
+
+/** A notifications group's heading on the notifications screen (its "Desktop" group is about sound and content). */
+export const notificationGroupTitle = (group: SettingGroup): string =>
+  group.title === 'Desktop' ? 'Sound and content' : group.title;
+
+/** Where a personal setting is shown: its section of the settings screen and its group there. */
+export interface SettingPlace {
+  name: SettingName;
+  label: string;
+  section: 'preferences' | 'notifications' | 'privacy';
+  group: string;
+}
+
+/**
+ * Every personal setting with its place, in screen order (for the command palette): the
+ * groups of Preferences, the notification triggers, the rest of Notifications, and Privacy.
+ */
+export function settingPlaces(): SettingPlace[] {
+  const places: SettingPlace[] = [];
+  const add = (
+    section: SettingPlace['section'],
+    groups: SettingGroup[],
+    title = (g: SettingGroup) => g.title,
+  ) => {
+    for (const group of groups) {
+      for (const control of group.controls) {
+        places.push({ name: control.name, label: control.label, section, group: title(group) });
+      }
+    }
+  };
+  add('preferences', PREFERENCES);
+  for (const row of TRIGGER_ROWS) {
+    for (const column of TRIGGER_COLUMNS) {
+      const name = row.cells[column.id];
+      if (name)
+        places.push({
+          name,
+          label: settingLabel(name),
+          section: 'notifications',
+          group: 'Notification triggers',
+        });
+    }
+  }
+  places.push({
+    name: WILDCARD_SETTING,
+    label: 'Treat @-all mentions as mentions of me',
+    section: 'notifications',
+    group: 'Notification triggers',
+  });
+  add('notifications', NOTIFICATIONS, notificationGroupTitle);
+  add('privacy', PRIVACY);
+  return places;
 }
 
 /** The label of a setting, for messages about it. */

@@ -51,8 +51,16 @@ export function SettingErrorBanner() {
   );
 }
 
-/** One control of the catalog. */
+/** One control of the catalog, marked with its setting's name (for jumping to it). */
 export function SettingControlView({ control }: { control: SettingControl }) {
+  return (
+    <div className="setting-anchor" data-setting={control.name}>
+      <ControlOfKind control={control} />
+    </div>
+  );
+}
+
+function ControlOfKind({ control }: { control: SettingControl }) {
   switch (control.kind) {
     case 'switch':
       return control.name === 'enable_drafts_synchronization' ? (

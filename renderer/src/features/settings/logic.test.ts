@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changedValues, formValue, initialValues, ORG_SETTINGS, orgChoicesWith } from './orgCatalog';
 import { differingProperties, effectiveValue, inheritLabel, ownProperties } from './overrides';
 import { soundLabel, toneFor } from './sounds';
-import { passwordStrength } from './strength';
+import { DEFAULT_PASSWORD_RULES, passwordProblem, passwordRules, passwordStrength } from './strength';
 import { filterZones, formatOffset, timeZoneList, utcOffsetMinutes, zoneLabel } from './timezones';
 
 const WINTER = new Date('2024-01-15T12:00:00Z');
@@ -65,6 +65,42 @@ describe('password strength', () => {
   it('gives away little for repeats and runs', () => {
     expect(passwordStrength('aaaaaaaaaaaa').bits).toBeLessThan(passwordStrength('qzmxwnvbeyru').bits);
     expect(passwordStrength('abcdefghijkl').level).toBe(0);
+  });
+});
+
+describe('password rules', () => {
+  it('reads the organization’s minimums, falling back to 6 characters and no guesses rule', () => {
+    expect(passwordRules(8, 10_000)).toEqual({ minLength: 8, minGuesses: 10_000 });
+    expect(passwordRules(undefined, undefined)).toEqual(DEFAULT_PASSWORD_RULES);
+    expect(DEFAULT_PASSWORD_RULES).toEqual({ minLength: 6, minGuesses: 0 });
+    expect(passwordRules('8', -1)).toEqual({ minLength: 6, minGuesses: 0 });
+  });
+
+  it('refuses a password shorter than password_min_length, counting characters not code units', () => {
+    const rules = { minLength: 8, minGuesses: 0 };
+    expect(passwordProblem('aaaaaaa', rules)).toBe('Too short: at least 8 characters (7 so far).');
+    expect(passwordProblem('aaaaaaaa', rules)).toBeNull();
+    expect(passwordProblem('😀😀😀😀😀😀😀', rules)).toBe('Too short: at least 8 characters (7 so far).');
+    expect(passwordProblem('abcdef', DEFAULT_PASSWORD_RULES)).toBeNull();
+    expect(passwordProblem('abcde', DEFAULT_PASSWORD_RULES)).toBe(
+      'Too short: at least 6 characters (5 so far).',
+    );
+  });
+
+  it('refuses a password easier to guess than password_min_guesses (about 2^bits guesses)', () => {
+    const rules = { minLength: 6, minGuesses: 10_000 };
+    expect(passwordStrength('aaaaaaaa').guesses).toBeLessThan(10_000);
+    expect(passwordProblem('aaaaaaaa', rules)).toBe(
+      'Too easy to guess: add words or characters that do not follow a pattern.',
+    );
+    expect(passwordProblem('password123', rules)).toBe(
+      'Too easy to guess: add words or characters that do not follow a pattern.',
+    );
+    expect(passwordStrength('Tr0ub4dor&3').guesses).toBeGreaterThan(10_000);
+    expect(passwordProblem('Tr0ub4dor&3', rules)).toBeNull();
+    expect(passwordProblem('correct horse battery staple', rules)).toBeNull();
+    // Without a guesses rule only the length counts.
+    expect(passwordProblem('aaaaaaaa', { minLength: 6, minGuesses: 0 })).toBeNull();
   });
 });
 

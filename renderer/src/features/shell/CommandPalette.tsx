@@ -1,9 +1,15 @@
 /**
- * The command palette (Ctrl/⌘+K, or `/`): one field that jumps anywhere (a stream, an unread
- * topic, a person, a settings section, a view) or runs an action (set status, do not disturb,
- * mark all as read, sign out...). Typing filters fuzzily; arrow keys move, Enter runs, Escape
- * closes; the focus returns where it was.
+ * The command palette (Ctrl/⌘+K, or `/`): one field that jumps anywhere (a stream, a topic, a
+ * person, a settings section or one setting, a view) or runs an action (set status, do not
+ * disturb, mark all as read, sign out...). Typing filters fuzzily; arrow keys move, Enter runs,
+ * Escape closes; the focus returns where it was (or goes to the setting jumped to).
+ *
+ * Topics: those the app knows of (unread ones, those with a topic setting, the topic lists of
+ * streams already fetched), and, when the query names a stream, that stream's topic list,
+ * fetched then.
  */
+
+import { type QueryClient, useQueries, useQueryClient } from '@tanstack/react-query';
 import {
   AtSign,
   BellOff,
@@ -23,17 +29,30 @@ import {
   Star,
   User,
 } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
 import { Autocomplete, Header, Input, Menu, MenuItem, MenuSection, SearchField } from 'react-aria-components';
+import { getBridge } from '../../bridge';
+import { callApi } from '../../bridge/api';
+import { apiQueryKey } from '../../queries/api';
 import { useAccountId, useAccountState, useIsAdmin } from '../../stores/hooks';
 import { Dialog, InlineError } from '../../ui';
 import { useInbox } from '../home/useInbox';
 import { markAsRead } from '../home/useMarkAsRead';
+import { settingPlaces } from '../settings/catalog';
+import { requestSettingFocus } from '../settings/settingFocus';
 import { ConfirmSignOut } from './ConfirmSignOut';
 import { appDialogs } from './dialogs';
-import { DND_FOREVER, forOneHour, setDoNotDisturb, useDoNotDisturb } from './dnd';
+import { DND_FOREVER, forOneHour, setDoNotDisturb, untilTomorrowMorning, useDoNotDisturb } from './dnd';
 import { navigation, type Route, type SettingsSection } from './navigation';
-import { filterPalette, PALETTE_SECTIONS, type PaletteEntry, type PaletteKind } from './palette';
+import {
+  filterPalette,
+  type KnownTopic,
+  mergeTopics,
+  PALETTE_SECTIONS,
+  type PaletteEntry,
+  type PaletteKind,
+  streamQuery,
+} from './palette';
 import { useSignOutFlow } from './useSignOutFlow';
 
 export const SETTINGS_SECTIONS: {
@@ -56,6 +75,12 @@ export const SETTINGS_SECTIONS: {
   { section: 'playgrounds', label: 'Code playgrounds', admin: true },
   { section: 'emoji', label: 'Custom emoji', admin: true },
 ];
+
+/** Each personal setting, to jump to and focus. */
+const SETTING_PLACES = settingPlaces();
+
+const sectionLabel = (section: SettingsSection): string =>
+  SETTINGS_SECTIONS.find((s) => s.section === section)?.label ?? section;
 
 const VIEWS: { route: Route; label: string; icon: ReactNode }[] = [
   { route: { name: 'inbox' }, label: 'Inbox', icon: <Inbox size={15} aria-hidden="true" /> },
@@ -101,7 +126,7 @@ function PaletteBody({
   onError: (message: string | null) => void;
 }) {
   const [query, setQuery] = useState('');
-  const commands = useCommands(onSignOut, onError);
+  const commands = useCommands(onSignOut, onError, useDeferredValue(query));
   const shown = useMemo(() => filterPalette(commands, query, 40), [commands, query]);
   const sections = PALETTE_SECTIONS.map((s) => ({
     ...s,
@@ -183,13 +208,96 @@ function PaletteBody({
   );
 }
 
-function useCommands(onSignOut: () => void, onError: (message: string | null) => void): Command[] {
+interface TopicList {
+  topics: { name: string; max_id: number }[];
+}
+
+const topicsPath = (streamId: number) => `/users/me/${streamId}/topics`;
+
+/** The answers' data (a stable function: TanStack keeps the combined result while they are unchanged). */
+const topicLists = (results: { data?: unknown }[]): (TopicList | undefined)[] =>
+  results.map((r) => r.data as TopicList | undefined);
+
+/**
+ * The topics the app knows of: unread ones, those the user muted, unmuted or followed, the
+ * topic lists of streams already in the query cache, and those of the streams `query` names
+ * (fetched now, kept current by events like every topic list).
+ */
+function useKnownTopics(query: string): KnownTopic[] {
+  const accountId = useAccountId();
+  const queryClient = useQueryClient();
+  const subscribed = useAccountState((a) => a.subscriptions.subscribed);
+  const userTopics = useAccountState((a) => a.userTopics);
+  const inbox = useInbox();
+  const named = useMemo(() => {
+    const byName = new Map(Object.values(subscribed).map((sub) => [sub.name, sub.stream_id]));
+    const meant = streamQuery(query, [...byName.keys()]);
+    return (meant?.streams ?? []).flatMap((name) => {
+      const id = byName.get(name);
+      return id === undefined ? [] : [id];
+    });
+  }, [query, subscribed]);
+  const fetched = useQueries({
+    queries: named.map((streamId) => ({
+      queryKey: apiQueryKey(accountId, topicsPath(streamId)),
+      queryFn: () => callApi<TopicList>(getBridge(), accountId, 'GET', topicsPath(streamId)),
+      staleTime: 60_000,
+    })),
+    combine: topicLists,
+  });
+  return useMemo(() => {
+    const name = (streamId: number) => subscribed[streamId]?.name;
+    const fromList = (streamId: number, list: TopicList | undefined): KnownTopic[] => {
+      const streamName = name(streamId);
+      if (!list || streamName === undefined) return [];
+      return list.topics.map((t) => ({
+        streamId,
+        streamName,
+        topic: t.name,
+        unread: 0,
+        mentioned: false,
+        maxId: t.max_id,
+      }));
+    };
+    const unread: KnownTopic[] = inbox.streams.flatMap((stream) =>
+      stream.topics.map((t) => ({
+        streamId: stream.streamId,
+        streamName: stream.name,
+        topic: t.topic,
+        unread: t.count,
+        mentioned: t.mentioned,
+        maxId: t.messageIds[t.messageIds.length - 1] ?? 0,
+      })),
+    );
+    const withSettings: KnownTopic[] = Object.values(userTopics).flatMap((t) => {
+      const streamName = name(t.stream_id);
+      return streamName === undefined
+        ? []
+        : [{ streamId: t.stream_id, streamName, topic: t.topic_name, unread: 0, mentioned: false, maxId: 0 }];
+    });
+    const cached = Object.keys(subscribed).map((id) =>
+      fromList(Number(id), cachedTopics(queryClient, accountId, Number(id))),
+    );
+    const asked = named.map((id, i) => fromList(id, fetched[i]));
+    return mergeTopics([unread, ...asked, ...cached, withSettings]);
+  }, [inbox, userTopics, subscribed, named, fetched, queryClient, accountId]);
+}
+
+function cachedTopics(queryClient: QueryClient, accountId: string, streamId: number): TopicList | undefined {
+  return queryClient.getQueryData<TopicList>(apiQueryKey(accountId, topicsPath(streamId)));
+}
+
+function useCommands(
+  onSignOut: () => void,
+  onError: (message: string | null) => void,
+  query: string,
+): Command[] {
   const accountId = useAccountId();
   const isAdmin = useIsAdmin();
   const subscribed = useAccountState((a) => a.subscriptions.subscribed);
   const users = useAccountState((a) => a.users.active);
   const ownId = useAccountState((a) => a.userId);
-  const inbox = useInbox();
+  const topics = useKnownTopics(query);
   const dnd = useDoNotDisturb();
 
   return useMemo(() => {
@@ -210,22 +318,29 @@ function useCommands(onSignOut: () => void, onError: (message: string | null) =>
         'dnd-on',
         'Turn on do not disturb',
         <BellOff size={15} aria-hidden="true" />,
-        () => setDoNotDisturb(DND_FOREVER),
+        () => void setDoNotDisturb(DND_FOREVER),
         'dnd toggle mute notifications',
       );
       action(
         'dnd-hour',
         'Do not disturb for 1 hour',
         <BellOff size={15} aria-hidden="true" />,
-        () => setDoNotDisturb(forOneHour(new Date())),
+        () => void setDoNotDisturb(forOneHour(new Date())),
         'dnd toggle notifications',
+      );
+      action(
+        'dnd-tomorrow',
+        'Do not disturb until tomorrow',
+        <BellOff size={15} aria-hidden="true" />,
+        () => void setDoNotDisturb(untilTomorrowMorning(new Date())),
+        'dnd toggle notifications morning night',
       );
     } else {
       action(
         'dnd-off',
         'Turn off do not disturb',
         <BellOff size={15} aria-hidden="true" />,
-        () => setDoNotDisturb(null),
+        () => void setDoNotDisturb(null),
         'dnd toggle notifications',
       );
     }
@@ -293,21 +408,22 @@ function useCommands(onSignOut: () => void, onError: (message: string | null) =>
       });
     }
 
-    for (const stream of inbox.streams) {
-      for (const t of stream.topics) {
-        commands.push({
-          id: `topic:${stream.streamId}:${t.topic}`,
-          kind: 'topic',
-          label: t.topic || '(no topic)',
-          detail: `#${stream.name} · ${t.count} unread`,
-          icon: t.mentioned ? (
-            <AtSign size={15} aria-hidden="true" />
-          ) : (
-            <MessagesSquare size={15} aria-hidden="true" />
-          ),
-          run: go({ name: 'stream', streamId: stream.streamId, topic: t.topic }),
-        });
-      }
+    for (const t of topics) {
+      commands.push({
+        id: `topic:${t.streamId}:${t.topic}`,
+        kind: 'topic',
+        label: t.topic || '(no topic)',
+        detail: t.unread > 0 ? `#${t.streamName} · ${t.unread} unread` : `#${t.streamName}`,
+        scope: t.streamName,
+        // Unread topics are offered before typing; the others once the query finds them.
+        searchOnly: t.unread === 0,
+        icon: t.mentioned ? (
+          <AtSign size={15} aria-hidden="true" />
+        ) : (
+          <MessagesSquare size={15} aria-hidden="true" />
+        ),
+        run: go({ name: 'stream', streamId: t.streamId, topic: t.topic }),
+      });
     }
 
     const people = Object.values(users)
@@ -338,6 +454,21 @@ function useCommands(onSignOut: () => void, onError: (message: string | null) =>
         run: go({ name: 'settings', section: s.section }),
       });
     }
+    for (const place of SETTING_PLACES) {
+      commands.push({
+        id: `setting:${place.section}:${place.name}`,
+        kind: 'setting',
+        label: place.label,
+        detail: `${sectionLabel(place.section)} › ${place.group}`,
+        keywords: place.name.replaceAll('_', ' '),
+        searchOnly: true,
+        icon: <Settings size={15} aria-hidden="true" />,
+        run: () => {
+          requestSettingFocus(place.name);
+          navigation.navigate({ name: 'settings', section: place.section });
+        },
+      });
+    }
     return commands;
-  }, [accountId, isAdmin, subscribed, users, ownId, inbox, dnd, onSignOut, onError]);
+  }, [accountId, isAdmin, subscribed, users, ownId, topics, dnd, onSignOut, onError]);
 }

@@ -7,11 +7,8 @@ import { useEffect, useRef, useState } from 'react';
 import { getBridge } from '../../bridge';
 import { useConnection } from '../../stores/hooks';
 import { Banner, cx } from '../../ui';
-import { connectionText } from './connectionText';
+import { connectionBannerText, connectionText } from './connectionText';
 import { watchNetwork } from './networkWake';
-
-/** After this long without a live queue, events may have been missed for a while. */
-export const STALE_AFTER_MS = 2 * 60_000;
 
 export function ConnectionIndicator() {
   const connection = useConnection();
@@ -47,16 +44,12 @@ export function ConnectionBanner() {
   if (live) since.current = null;
   else since.current ??= Date.now();
   const now = useNow(!live, connection.status);
-  if (live) return null;
-  const stale = since.current !== null && now - since.current >= STALE_AFTER_MS;
-  const text = connection.status === 'offline' ? 'You are offline.' : 'Reconnecting to the server…';
+  const text = connectionBannerText(connection.status, since.current, now);
+  if (text === null) return null;
   return (
     <div className="connection-banner">
       <Banner tone="warn" role="status">
         {text}
-        {stale && ' Data may be out of date.'}
-        {connection.status === 'offline' &&
-          ' Your changes are kept on this computer and sent when you are back.'}
       </Banner>
     </div>
   );

@@ -19,10 +19,11 @@ import {
 import { type ReactNode, useState } from 'react';
 import { unreadSummary } from '../../../../shared/domain';
 import type { Subscription } from '../../../../shared/protocol';
+import { useDrafts } from '../../queries/drafts';
 import {
+  useAccountId,
   useAccountState,
   useMentionUnread,
-  useServerDraftIds,
   useSetting,
   useStreamUnread,
   useSubscribedStreamIds,
@@ -30,8 +31,10 @@ import {
   useUnreadTotal,
 } from '../../stores/hooks';
 import { CountBadge, cx, IconButton, SearchField } from '../../ui';
+import { usePendingDeletes } from '../drafts/pendingDeletes';
 import { AccountMenu } from './AccountMenu';
 import { DoNotDisturbControl } from './DoNotDisturb';
+import { demotesInactive, isInactive } from './inactiveStreams';
 import { type Route, useNavigate, useRoute, type ViewName } from './navigation';
 import { streamColorRef } from './streamColor';
 
@@ -42,9 +45,6 @@ const VIEWS: { view: ViewName; label: string; icon: LucideIcon }[] = [
   { view: 'starred', label: 'Starred messages', icon: Star },
   { view: 'drafts', label: 'Drafts', icon: FilePen },
 ];
-
-/** demote_inactive_streams: 1 automatic (when there are many streams), 2 always, 3 never. */
-const DEMOTE_AUTOMATIC_MIN_STREAMS = 30;
 
 export function Sidebar({ onAddAccount, people }: { onAddAccount: () => void; people?: ReactNode }) {
   return (
@@ -65,10 +65,10 @@ function ViewList() {
   const navigate = useNavigate();
   const total = useUnreadTotal();
   const mentions = useMentionUnread();
-  const drafts = useServerDraftIds().length;
+  const drafts = useDraftCount();
   const counts: Partial<Record<ViewName, ReactNode>> = {
     inbox: <CountBadge count={total} />,
-    drafts: <CountBadge count={drafts} label={`${drafts} drafts`} />,
+    drafts: <CountBadge count={drafts} label={`${drafts} ${drafts === 1 ? 'draft' : 'drafts'}`} />,
   };
   return (
     <ul className="nav-list" aria-label="Views">
@@ -96,6 +96,17 @@ function ViewList() {
       )}
     </ul>
   );
+}
+
+/**
+ * The drafts the Drafts screen lists: the main process's local store (those only on this
+ * computer too, not only the server's copies), less those being deleted (Undo pending).
+ */
+function useDraftCount(): number {
+  const accountId = useAccountId();
+  const list = useDrafts(accountId);
+  const { hidden } = usePendingDeletes(accountId);
+  return (list.data ?? []).filter((d) => !hidden.has(d.localId)).length;
 }
 
 interface StreamRowData {
@@ -134,13 +145,11 @@ function StreamList() {
 
 function StreamGroups({ ids, filter, demote }: { ids: number[]; filter: string; demote: unknown }) {
   const unreadStreams = useAccountState((a) => unreadSummary(a).streams);
-  const rows = useStreamRows(ids).map((r) =>
-    r.inactive && (unreadStreams[r.id] ?? 0) > 0 ? { ...r, inactive: false } : r,
-  );
+  const rows = useStreamRows(ids, unreadStreams);
   const navigate = useNavigate();
   const needle = filter.trim().toLowerCase();
   const shown = needle ? rows.filter((r) => r.name.toLowerCase().includes(needle)) : rows;
-  const demoting = demote === 2 || (demote === 1 && rows.length >= DEMOTE_AUTOMATIC_MIN_STREAMS);
+  const demoting = demotesInactive(demote, rows.length);
   const byMuted = (a: StreamRowData, b: StreamRowData) => Number(a.muted) - Number(b.muted);
   const pinned = shown.filter((r) => r.pinned).sort(byMuted);
   const rest = shown.filter((r) => !r.pinned && !(demoting && r.inactive)).sort(byMuted);
@@ -225,7 +234,7 @@ function StreamRow({ row }: { row: StreamRowData }) {
  * The rows' data. One hook per id: the caller is keyed by the ids, so their number is fixed
  * for the component's life.
  */
-function useStreamRows(ids: number[]): StreamRowData[] {
+function useStreamRows(ids: number[], unreadStreams: Readonly<Record<number, number>>): StreamRowData[] {
   // biome-ignore lint/correctness/useHookAtTopLevel: the count of ids is fixed per mount (keyed)
   const subs = ids.map((id) => useSubscription(id));
   return subs
@@ -235,19 +244,8 @@ function useStreamRows(ids: number[]): StreamRowData[] {
       name: s.name,
       pinned: s.pin_to_top === true,
       muted: s.is_muted === true,
-      inactive: isInactive(s),
+      inactive: isInactive(s, unreadStreams[s.stream_id] ?? 0),
     }));
-}
-
-/**
- * The family's "inactive": no traffic in the last weeks (stream_weekly_traffic 0). A server
- * that keeps no traffic figures says null for every stream; then a stream that never had a
- * message (first_message_id null) is the one we know to be inactive. Unreads make a stream
- * active whatever the figures say (StreamGroups checks those).
- */
-export function isInactive(s: Pick<Subscription, 'stream_weekly_traffic' | 'first_message_id'>): boolean {
-  if (s.stream_weekly_traffic === 0) return true;
-  return s.stream_weekly_traffic === null && s.first_message_id === null;
 }
 
 export function NavItem({

@@ -16,3 +16,23 @@ export function connectionText(connection: ConnectionState, now: number): string
       return `Offline: ${connection.lastError ?? 'no connection to the server'}`;
   }
 }
+
+/** After this long without a live queue, events may have been missed for a while (2 minutes). */
+export const STALE_AFTER_MS = 2 * 60_000;
+
+/**
+ * The banner over the main area while the account is not connected (null while it is, or is
+ * connecting), given since when (epoch ms) it has not been: after STALE_AFTER_MS it adds that
+ * what is shown may be out of date.
+ */
+export function connectionBannerText(
+  status: ConnectionState['status'],
+  downSince: number | null,
+  now: number,
+): string | null {
+  if (status === 'connected' || status === 'connecting') return null;
+  const parts = [status === 'offline' ? 'You are offline.' : 'Reconnecting to the server…'];
+  if (downSince !== null && now - downSince >= STALE_AFTER_MS) parts.push('Data may be out of date.');
+  if (status === 'offline') parts.push('Your changes are kept on this computer and sent when you are back.');
+  return parts.join(' ');
+}

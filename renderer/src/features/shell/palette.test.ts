@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { filterPalette, fuzzyScore, type PaletteEntry } from './palette';
+import {
+  filterPalette,
+  fuzzyScore,
+  type KnownTopic,
+  mergeTopics,
+  type PaletteEntry,
+  streamQuery,
+} from './palette';
 
 const entry = (id: string, kind: PaletteEntry['kind'], label: string, extra: Partial<PaletteEntry> = {}) => ({
   id,
@@ -57,5 +64,92 @@ describe('filterPalette', () => {
 
   it('limits the results', () => {
     expect(filterPalette(entries, '', 2)).toHaveLength(2);
+  });
+});
+
+describe('streamQuery', () => {
+  const streams = ['design', 'design team', 'general', 'Rust'];
+
+  it('finds a whole stream name at the start, with or without #, the longest first', () => {
+    expect(streamQuery('#general', streams)).toEqual({ streams: ['general'], topic: '' });
+    expect(streamQuery('general', streams)).toEqual({ streams: ['general'], topic: '' });
+    expect(streamQuery('design team / standup', streams)).toEqual({
+      streams: ['design team'],
+      topic: 'standup',
+    });
+    expect(streamQuery('#design>standup', streams)).toEqual({ streams: ['design'], topic: 'standup' });
+    expect(streamQuery('rust: async', streams)).toEqual({ streams: ['Rust'], topic: 'async' });
+  });
+
+  it('after # takes the start of names, with the topic after a separator or a space', () => {
+    expect(streamQuery('#des', streams)).toEqual({ streams: ['design', 'design team'], topic: '' });
+    expect(streamQuery('#gen/greet', streams)).toEqual({ streams: ['general'], topic: 'greet' });
+    expect(streamQuery('#gen greet', streams)).toEqual({ streams: ['general'], topic: 'greet' });
+  });
+
+  it('names no stream for other queries', () => {
+    expect(streamQuery('generally', streams)).toBeNull();
+    expect(streamQuery('gen', streams)).toBeNull();
+    expect(streamQuery('#nothing', streams)).toBeNull();
+    expect(streamQuery('#', streams)).toBeNull();
+    expect(streamQuery('', streams)).toBeNull();
+  });
+});
+
+describe('topics in the palette', () => {
+  const topics = [
+    entry('s-general', 'stream', '#general'),
+    entry('s-design', 'stream', '#design'),
+    entry('t-greet', 'topic', 'greetings', { detail: '#general', scope: 'general', searchOnly: true }),
+    entry('t-lunch', 'topic', 'lunch', { detail: '#general', scope: 'general', searchOnly: true }),
+    entry('t-design-lunch', 'topic', 'lunch', { detail: '#design', scope: 'design', searchOnly: true }),
+    entry('t-unread', 'topic', 'release plan', { detail: '#design · 2 unread', scope: 'design' }),
+  ];
+
+  it('offers unread topics before typing, read ones only once searched for', () => {
+    expect(filterPalette(topics, '').map((e) => e.id)).toEqual(['s-general', 's-design', 't-unread']);
+    expect(filterPalette(topics, 'greet').map((e) => e.id)).toEqual(['t-greet']);
+  });
+
+  it('lists every topic of a stream the query names, after the stream itself', () => {
+    expect(filterPalette(topics, '#general').map((e) => e.id)).toEqual(['s-general', 't-greet', 't-lunch']);
+  });
+
+  it('matches the rest of the query against the named stream’s topics first', () => {
+    expect(filterPalette(topics, '#design lunch').map((e) => e.id)[0]).toBe('t-design-lunch');
+    expect(filterPalette(topics, 'general/lun').map((e) => e.id)).toEqual(['t-lunch']);
+    // Without a stream both lunches match, by their label.
+    expect(
+      filterPalette(topics, 'lunch')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(['t-design-lunch', 't-lunch']);
+  });
+});
+
+describe('mergeTopics', () => {
+  const topic = (streamId: number, name: string, extra: Partial<KnownTopic> = {}): KnownTopic => ({
+    streamId,
+    streamName: `s${streamId}`,
+    topic: name,
+    unread: 0,
+    mentioned: false,
+    maxId: 0,
+    ...extra,
+  });
+
+  it('lists each topic once (names without regard to case), unread first, then newest first', () => {
+    const merged = mergeTopics([
+      [topic(1, 'Lunch', { unread: 3, maxId: 40 })],
+      [topic(1, 'lunch', { maxId: 50 }), topic(1, 'old', { maxId: 10 }), topic(2, 'lunch', { maxId: 30 })],
+      [topic(1, 'followed', { mentioned: true })],
+    ]);
+    expect(merged.map((t) => [t.streamId, t.topic, t.unread, t.maxId])).toEqual([
+      [1, 'Lunch', 3, 50],
+      [2, 'lunch', 0, 30],
+      [1, 'old', 0, 10],
+      [1, 'followed', 0, 0],
+    ]);
+    expect(merged[3]?.mentioned).toBe(true);
   });
 });
