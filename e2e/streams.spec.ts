@@ -76,6 +76,9 @@ test('subscribing and unsubscribing from the browse list; the other window follo
   await main(page).getByRole('searchbox', { name: 'Filter streams' }).fill('engin');
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem')).toContainText('2 subscribers');
+  // The description as the server rendered it: **Confab** is bold, not asterisks.
+  await expect(list.getByRole('listitem')).toContainText('Building Confab.');
+  await expect(list.getByRole('listitem').locator('strong')).toHaveText('Confab');
   await list.getByRole('button', { name: 'Unsubscribe from engineering' }).click();
   await expect(list.getByRole('listitem')).toContainText('1 subscriber');
   await expect(list.getByRole('button', { name: 'Subscribe to engineering' })).toBeVisible();
@@ -447,7 +450,7 @@ test('message retention: the organization default with its days, then a number o
   expect(await onServer()).toBeNull();
   await retention.click();
   await page.getByRole('option', { name: 'A number of days' }).click();
-  await pane.getByRole('textbox', { name: 'Days' }).fill('30');
+  await pane.getByRole('textbox', { name: 'Days to keep messages' }).fill('30');
   await pane.getByRole('button', { name: 'Save retention' }).click();
   await expect.poll(onServer).toBe(30);
   await expect(retention).toContainText('A number of days');

@@ -4,14 +4,13 @@
  * SecretStore under its account's id.
  */
 import { createHash } from 'node:crypto';
-import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ApiClient, type FetchLike, NetworkError } from '../../shared/client';
 import type { AccountSummary, AppState } from '../../shared/ipc';
 import { InvalidServerUrlError, normalizeServerUrl } from '../../shared/url';
 import { CoreError } from './errors';
-import { readTextIfExists, SerialQueue, writeFileAtomic } from './files';
+import { readJsonOrSetAside, SerialQueue, writeFileAtomic } from './files';
 import type { SecretStore } from './secrets';
 
 // One spelling per server (see shared/url.ts); re-exported for the core's other modules.
@@ -176,21 +175,9 @@ export class Accounts {
   }
 
   private async read(): Promise<void> {
-    const text = await readTextIfExists(this.filePath);
-    if (text === null) return;
-    let parsed: ReturnType<typeof fileSchema.safeParse>;
-    try {
-      parsed = fileSchema.safeParse(JSON.parse(text));
-    } catch {
-      parsed = fileSchema.safeParse(undefined);
-    }
-    if (parsed.success) {
-      this.data = parsed.data;
-      return;
-    }
-    // The list holds no secrets and can be rebuilt by signing in again; set the damaged file
-    // aside (for a human to look at) rather than refuse to start.
-    await rename(this.filePath, `${this.filePath}.damaged-${Date.now()}`);
+    // The list holds no secrets and can be rebuilt by signing in again.
+    const file = await readJsonOrSetAside(this.filePath, fileSchema);
+    if (file !== null) this.data = file;
   }
 
   private write(): Promise<void> {

@@ -5,11 +5,10 @@
  * rules ask `isOn()` before they notify (electron/core/desktop/attention.ts). It ends by itself:
  * a time already past reads as off, and a timer pushes the end when it comes.
  */
-import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DND_FOREVER, type DndState, dndUntilSchema } from '../../shared/ipc';
-import { readTextIfExists, SerialQueue, writeFileAtomic } from './files';
+import { readJsonOrSetAside, SerialQueue, writeFileAtomic } from './files';
 import type { Push } from './push';
 
 const fileSchema = z.object({ version: z.literal(1), until: dndUntilSchema });
@@ -107,21 +106,10 @@ export class DoNotDisturb {
   }
 
   private async read(): Promise<void> {
-    const text = await readTextIfExists(this.filePath);
-    if (text === null) return;
-    let parsed: ReturnType<typeof fileSchema.safeParse>;
-    try {
-      parsed = fileSchema.safeParse(JSON.parse(text));
-    } catch {
-      parsed = fileSchema.safeParse(undefined);
-    }
-    if (parsed.success) {
-      this.until = parsed.data.until;
-      this.schedule();
-      return;
-    }
-    // Nothing precious in it: set it aside (for a human to look at) and start with it off.
-    await rename(this.filePath, `${this.filePath}.damaged-${Date.now()}`);
+    const file = await readJsonOrSetAside(this.filePath, fileSchema);
+    if (file === null) return;
+    this.until = file.until;
+    this.schedule();
   }
 
   private write(until: number | null): Promise<void> {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { z } from 'zod';
 
 /**
  * Writes `data` to `file` so that a reader (or a crash) sees either the old or the new
@@ -36,6 +37,30 @@ export async function readTextIfExists(file: string): Promise<string | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * A profile file that holds nothing precious, read against its schema: its data, or null when
+ * it does not exist. A damaged one (not JSON, or not of the schema) is set aside as
+ * `<file>.damaged-<ms>` for a human to look at, and reads as null: the app starts rather than
+ * refuse to.
+ */
+export async function readJsonOrSetAside<S extends z.ZodType>(
+  file: string,
+  schema: S,
+): Promise<z.infer<S> | null> {
+  const text = await readTextIfExists(file);
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  await rename(file, `${file}.damaged-${Date.now()}`);
+  return null;
 }
 
 /** Runs async tasks one at a time, in call order (read-modify-write of one file). */

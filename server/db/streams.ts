@@ -1,4 +1,5 @@
 /** Streams and subscriptions. */
+import { STREAM_COLORS } from '../../shared/protocol';
 import { FLAGS } from './flags';
 import type { Db } from './index';
 import { selectColumn } from './sql';
@@ -36,34 +37,6 @@ export interface SubscriptionRow {
   audible_notifications: number | null;
   wildcard_mentions_notify: number | null;
 }
-
-/** The interface family's palette for subscription colors, assigned in turn. */
-export const STREAM_COLORS = [
-  '#76ce90',
-  '#fae589',
-  '#a6c7e5',
-  '#e79ab5',
-  '#bfd56f',
-  '#f4ae55',
-  '#b0a5fd',
-  '#addfe5',
-  '#f5ce6e',
-  '#c2726a',
-  '#94c849',
-  '#bd86e5',
-  '#ee7e4a',
-  '#a6dcbf',
-  '#95a5fd',
-  '#53a063',
-  '#9987e1',
-  '#e4523d',
-  '#c2c2c2',
-  '#4f8de4',
-  '#c6a8ad',
-  '#e7cc4d',
-  '#c8bebf',
-  '#a47462',
-];
 
 export interface NewStream {
   realmId: number;

@@ -4,5 +4,6 @@ export * from './events';
 export * from './params';
 export * from './register';
 export * from './settings';
+export * from './stream-colors';
 export * from './users';
 export * from './version';

@@ -163,7 +163,7 @@ export const PREFERENCES: SettingGroup[] = [
         name: 'emojiset',
         label: 'Emoji theme',
         // The image sets' licences ask for credit where people choose them.
-        hint: 'Google emoji: Noto Emoji, Apache 2.0. Twitter emoji: Twemoji by Twitter, CC BY 4.0.',
+        hint: 'Set A draws Google’s Noto Emoji (Apache 2.0); Set B draws Twemoji by Twitter (CC BY 4.0).',
         choices: emojisetChoices,
       },
       sw('translate_emoticons', 'Convert emoticons before sending', ':) becomes 😃'),

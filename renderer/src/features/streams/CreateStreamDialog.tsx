@@ -5,6 +5,7 @@ import { useApiMutation } from '../../queries/api';
 import { useOwnUserId, useRealm } from '../../stores/hooks';
 import { Button, Dialog, InlineError, SearchField, Select, TextField } from '../../ui';
 import { PrivacyChoice } from './PrivacyChoice';
+import { RetentionFields } from './RetentionFields';
 import {
   createPrivacyReason,
   flagsOf,
@@ -13,7 +14,6 @@ import {
   type Privacy,
   parseRetentionDays,
   type RetentionChoice,
-  realmRetentionText,
   retentionReason,
 } from './streamsModel';
 import { errorText, usePeople, usePrivacyContext } from './useStreams';
@@ -152,25 +152,14 @@ function CreateStreamForm({
             value={postPolicy}
             onChange={(v) => setPostPolicy(Number(v))}
           />
-          <Select<RetentionChoice>
-            label="Message retention"
-            options={[
-              { id: 'realm_default', label: `Organization default (${realmRetentionText(realmRetention)})` },
-              { id: 'unlimited', label: 'Keep forever' },
-              { id: 'days', label: 'A number of days' },
-            ]}
-            value={retention}
-            onChange={setRetention}
-            disabledReason={retentionLocked}
+          <RetentionFields
+            choice={retention}
+            onChoice={setRetention}
+            days={retentionDays}
+            onDays={setRetentionDays}
+            realmRetention={realmRetention}
+            lockedReason={retentionLocked}
           />
-          {retention === 'days' && !retentionLocked && (
-            <TextField
-              label="Days to keep messages"
-              value={retentionDays}
-              onChange={setRetentionDays}
-              error={days && 'error' in days ? days.error : undefined}
-            />
-          )}
           <div className="create-stream-members">
             <SearchField label="Find people to subscribe" value={memberFilter} onChange={setMemberFilter} />
             <CheckboxGroup value={members} onChange={setMembers} className="member-checks">

@@ -10,7 +10,7 @@ export function StreamDescription({
   stream,
   className,
 }: {
-  stream: Record<string, unknown>;
+  stream: { description?: unknown; rendered_description?: unknown };
   className?: string;
 }) {
   const rendered = typeof stream.rendered_description === 'string' ? stream.rendered_description : '';

@@ -39,6 +39,7 @@ import { type StreamsTab, useNavigate } from '../shell/navigation';
 import { RichText } from '../shell/richText';
 import { streamColorRef } from '../shell/streamColor';
 import { PrivacyChoice } from './PrivacyChoice';
+import { RetentionFields } from './RetentionFields';
 import { StreamDescription } from './StreamDescription';
 import { PrivacyIcon } from './StreamsScreen';
 import {
@@ -55,7 +56,6 @@ import {
   parseRetentionDays,
   privacyOf,
   type RetentionChoice,
-  realmRetentionText,
   retentionChoiceOf,
   retentionReason,
   STREAM_PALETTE,
@@ -477,25 +477,14 @@ function AdminForms({
             });
           }}
         >
-          <Select<RetentionChoice>
-            label="Message retention"
-            options={[
-              { id: 'realm_default', label: `Organization default (${realmRetentionText(realmRetention)})` },
-              { id: 'unlimited', label: 'Keep forever' },
-              { id: 'days', label: 'A number of days' },
-            ]}
-            value={retention}
-            onChange={setRetention}
-            disabledReason={retentionLocked}
+          <RetentionFields
+            choice={retention}
+            onChoice={setRetention}
+            days={days}
+            onDays={setDays}
+            realmRetention={realmRetention}
+            lockedReason={retentionLocked}
           />
-          {retention === 'days' && !retentionLocked && (
-            <TextField
-              label="Days"
-              value={days}
-              onChange={setDays}
-              error={parsedDays && 'error' in parsedDays ? parsedDays.error : undefined}
-            />
-          )}
           {!retentionLocked && (
             <Button type="submit" size="sm">
               Save retention

@@ -7,6 +7,7 @@ import { Button, cx, EmptyState, InlineError, ScreenHeader, SearchField } from '
 import { type StreamsTab, useNavigate } from '../shell/navigation';
 import { streamColorRef } from '../shell/streamColor';
 import { CreateStreamDialog } from './CreateStreamDialog';
+import { StreamDescription } from './StreamDescription';
 import { StreamSettings } from './StreamSettings';
 import {
   filterStreams,
@@ -200,7 +201,7 @@ function StreamListRow({
             {stream.name}
           </button>
         </span>
-        {stream.description && <p className="streams-row-description">{stream.description}</p>}
+        <StreamDescription stream={stream} className="streams-row-description" />
         <p className="streams-row-meta">
           <span title={trafficDescription(stream.weeklyTraffic)}>{trafficText(stream.weeklyTraffic)}</span>
           {subscribers && <span>{subscribers}</span>}

@@ -3,12 +3,15 @@
  * states and which changes the server would accept (so a refused change is never offered), who
  * a posting or creation policy lets in, and how traffic and retention read.
  */
+import { STREAM_COLORS } from '../../../../shared/protocol';
 
 /** A stream as the browse list shows it (subscribed or not). */
 export interface StreamListItem {
   stream_id: number;
   name: string;
   description: string;
+  /** The server's rendering of the description (HTML, sanitized where shown). */
+  rendered_description?: string;
   invite_only: boolean;
   is_web_public: boolean;
   color?: string;
@@ -223,29 +226,8 @@ export function subscriberText(count: number | null): string | null {
 
 // ---- colors ----------------------------------------------------------------------------------
 
-/** The personal color palette (the family's stream colors). */
-export const STREAM_PALETTE = [
-  '#76ce90',
-  '#fae589',
-  '#a6c7e5',
-  '#e79ab5',
-  '#bfd56f',
-  '#f4ae55',
-  '#b0a5fd',
-  '#addfe5',
-  '#f5ce6e',
-  '#c2726a',
-  '#94c849',
-  '#bd86e5',
-  '#ee7e4a',
-  '#a6dcbf',
-  '#95a5fd',
-  '#53a063',
-  '#9987e1',
-  '#e4523d',
-  '#c2c2c2',
-  '#4f8de4',
-] as const;
+/** The personal color palette: the family's stream colors, the ones the server assigns. */
+export const STREAM_PALETTE = STREAM_COLORS;
 
 /** A typed hex color normalized to #rrggbb, or null when it is not one. */
 export function normalizeHex(text: string): string | null {

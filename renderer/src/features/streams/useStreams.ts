@@ -29,6 +29,7 @@ function asItem(
     stream_id: s.stream_id,
     name: s.name,
     description: typeof s.description === 'string' ? s.description : '',
+    rendered_description: typeof s.rendered_description === 'string' ? s.rendered_description : '',
     invite_only: s.invite_only === true,
     is_web_public: s.is_web_public === true,
     color: typeof s.color === 'string' ? s.color : undefined,
