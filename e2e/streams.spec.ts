@@ -79,8 +79,11 @@ test('subscribing and unsubscribing from the browse list; the other window follo
   // The description as the server rendered it: **Confab** is bold, not asterisks.
   await expect(list.getByRole('listitem')).toContainText('Building Confab.');
   await expect(list.getByRole('listitem').locator('strong')).toHaveText('Confab');
+  // Alice's unread messages in the stream, while she is subscribed.
+  await expect(list.getByRole('listitem')).toContainText('3 unread');
   await list.getByRole('button', { name: 'Unsubscribe from engineering' }).click();
   await expect(list.getByRole('listitem')).toContainText('1 subscriber');
+  await expect(list.getByRole('listitem')).not.toContainText('unread');
   await expect(list.getByRole('button', { name: 'Subscribe to engineering' })).toBeVisible();
   await expect(sidebar(other).getByRole('button', { name: /^engineering/ })).toHaveCount(0);
   expect((await subscriptions(server, 'alice')).map((s) => s.name)).not.toContain('engineering');

@@ -3,7 +3,8 @@ import { Globe, Hash, Lock, Plus } from 'lucide-react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { create as createStore } from 'zustand';
 import { useApiMutation, useApiQuery } from '../../queries/api';
-import { Button, cx, EmptyState, InlineError, ScreenHeader, SearchField } from '../../ui';
+import { useStreamUnread } from '../../stores/hooks';
+import { Button, CountBadge, cx, EmptyState, InlineError, ScreenHeader, SearchField } from '../../ui';
 import { type StreamsTab, useNavigate } from '../shell/navigation';
 import { streamColorRef } from '../shell/streamColor';
 import { CreateStreamDialog } from './CreateStreamDialog';
@@ -174,6 +175,8 @@ function StreamListRow({
     retry: false,
   });
   const subscribers = subscriberText(stream.subscriberCount ?? members.data?.subscribers.length ?? null);
+  // Unread messages only count in streams the user is subscribed to.
+  const unread = useStreamUnread(stream.stream_id);
   const onToggle = () =>
     stream.subscribed
       ? toggle.mutate({
@@ -200,6 +203,7 @@ function StreamListRow({
           >
             {stream.name}
           </button>
+          {stream.subscribed && <CountBadge count={unread} />}
         </span>
         <StreamDescription stream={stream} className="streams-row-description" />
         <p className="streams-row-meta">
