@@ -61,6 +61,12 @@ import {
   recentConversationsFromSnapshot,
 } from './recent-conversations';
 import { applySettingsEvent, type UserSettingsState } from './settings';
+import {
+  handleStarredDeleteEvent,
+  handleStarredFlagsEvent,
+  type StarredState,
+  starredFromSnapshot,
+} from './starred';
 import { handleStreamEvent, type StreamInfo, type StreamsState, streamsFromSnapshot } from './streams';
 import {
   dropSubscribers,
@@ -125,6 +131,8 @@ export interface AccountState {
   mutedUsers: MutedUsersState;
   /** Newest first. */
   recentPrivateConversations: RecentPrivateConversationsState;
+  /** The ids of the user's starred messages, ascending. */
+  starredMessages: StarredState;
 }
 
 /** Register fields the typed schema leaves loose; read with their shapes here. */
@@ -148,6 +156,7 @@ interface LooseSnapshot {
   server_presence_ping_interval_seconds?: unknown;
   muted_users?: MutedUser[];
   recent_private_conversations?: unknown;
+  starred_messages?: unknown;
 }
 
 export function accountStateFromSnapshot(snapshot: RegisterState): AccountState {
@@ -181,6 +190,7 @@ export function accountStateFromSnapshot(snapshot: RegisterState): AccountState 
     presence: presenceFromSnapshot(loose, users),
     mutedUsers: mutedUsersFromSnapshot(loose.muted_users),
     recentPrivateConversations: recentConversationsFromSnapshot(loose.recent_private_conversations),
+    starredMessages: starredFromSnapshot(loose.starred_messages),
   };
 }
 
@@ -267,7 +277,7 @@ function onSlice<K extends keyof AccountState, E>(
     withSlice(state, key, reduce(state[key], event, state));
 }
 
-/** The event types that change exactly one slice, each with that slice's reducer. */
+/** The event types that change only slices of their own, each with its reducer (flags and deletions: unreads and starred). */
 const SLICE_REDUCERS = {
   subscription: onSlice('subscriptions', (subscriptions, event, state) =>
     handleSubscriptionEvent(subscriptions, event, {
@@ -282,10 +292,18 @@ const SLICE_REDUCERS = {
   realm_playgrounds: onSlice('realmPlaygrounds', handleRealmPlaygroundsEvent),
   alert_words: onSlice('alertWords', handleAlertWordsEvent),
   user_topic: onSlice('userTopics', handleUserTopicEvent),
-  update_message_flags: onSlice('unreads', (unreads, event, state) =>
-    handleUpdateMessageFlagsEvent(unreads, event, state.userId),
-  ),
-  delete_message: onSlice('unreads', handleDeleteMessageEvent),
+  update_message_flags: (state: AccountState, event: EventOf<'update_message_flags'>) =>
+    onSlice('starredMessages', handleStarredFlagsEvent)(
+      onSlice('unreads', (unreads, e: EventOf<'update_message_flags'>, s) =>
+        handleUpdateMessageFlagsEvent(unreads, e, s.userId),
+      )(state, event),
+      event,
+    ),
+  delete_message: (state: AccountState, event: EventOf<'delete_message'>) =>
+    onSlice('starredMessages', handleStarredDeleteEvent)(
+      onSlice('unreads', handleDeleteMessageEvent)(state, event),
+      event,
+    ),
   update_message: onSlice('unreads', handleUpdateMessageEvent),
   realm_user_settings_defaults: onSlice('realmUserSettingsDefaults', handleRealmUserSettingsDefaultsEvent),
   realm: onSlice('realm', handleRealmEvent),
@@ -429,6 +447,7 @@ export function snapshotFromAccountState(
   putFilled('muted_users', Object.keys(state.mutedUsers).length > 0, () =>
     mutedUsersToSnapshot(state.mutedUsers),
   );
+  putFilled('starred_messages', state.starredMessages.length > 0, () => [...state.starredMessages]);
   putFilled('recent_private_conversations', state.recentPrivateConversations.length > 0, () =>
     state.recentPrivateConversations.map((c) => ({
       max_message_id: c.max_message_id,

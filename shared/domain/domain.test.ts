@@ -38,6 +38,7 @@ describe('account state', () => {
       presence: { users: {}, offlineThresholdSeconds: 140, pingIntervalSeconds: 60 },
       mutedUsers: {},
       recentPrivateConversations: [],
+      starredMessages: [],
     });
   });
 

@@ -8,6 +8,7 @@ export * from './recent-conversations';
 export * from './records';
 export * from './selectors';
 export * from './settings';
+export * from './starred';
 export * from './streams';
 export * from './subscriptions';
 export * from './unreads';

@@ -13,6 +13,8 @@ import {
   handleRealmPlaygroundsEvent,
   handleRealmUserEvent,
   handleRealmUserSettingsDefaultsEvent,
+  handleStarredDeleteEvent,
+  handleStarredFlagsEvent,
   handleStreamEvent,
   handleStreamEventInSubscriptions,
   handleSubscriptionEvent,
@@ -21,6 +23,7 @@ import {
   handleUserStatusEvent,
   handleUserTopicEvent,
   type SubscriptionsState,
+  starredFromSnapshot,
   subscriptionsFromSnapshot,
   topicKey,
   type UnreadState,
@@ -704,5 +707,61 @@ describe('unread events', () => {
         },
       },
     });
+  });
+});
+
+describe('starred messages', () => {
+  const flags = (
+    op: 'add' | 'remove',
+    flag: string,
+    messages: number[],
+  ): EventOf<'update_message_flags'> => ({
+    id: 1,
+    type: 'update_message_flags',
+    op,
+    flag,
+    messages,
+    all: false,
+  });
+
+  it('come from register, ascending and once each', () => {
+    expect(starredFromSnapshot([30, 10, 30, 'x', 20])).toEqual([10, 20, 30]);
+    expect(starredFromSnapshot(undefined)).toEqual([]);
+  });
+
+  it('follow the starred flag only, keeping the array when nothing changes', () => {
+    const state = starredFromSnapshot([10, 30]);
+    expect(handleStarredFlagsEvent(state, flags('add', 'starred', [20, 10]))).toEqual([10, 20, 30]);
+    expect(handleStarredFlagsEvent(state, flags('remove', 'starred', [30, 99]))).toEqual([10]);
+    expect(handleStarredFlagsEvent(state, flags('add', 'read', [20]))).toBe(state);
+    expect(handleStarredFlagsEvent(state, flags('add', 'starred', [10]))).toBe(state);
+    expect(handleStarredFlagsEvent(state, flags('remove', 'starred', [20]))).toBe(state);
+  });
+
+  it('lose deleted messages, one or several at a time', () => {
+    const state = starredFromSnapshot([10, 20, 30]);
+    const deleted = (ids: { message_ids?: number[]; message_id?: number }): EventOf<'delete_message'> => ({
+      id: 2,
+      type: 'delete_message',
+      message_type: 'stream',
+      ...ids,
+    });
+    expect(handleStarredDeleteEvent(state, deleted({ message_ids: [10, 30] }))).toEqual([20]);
+    expect(handleStarredDeleteEvent(state, deleted({ message_id: 20 }))).toEqual([10, 30]);
+    expect(handleStarredDeleteEvent(state, deleted({ message_ids: [40] }))).toBe(state);
+  });
+
+  it('are kept by the account state for both events, beside the unread counts', () => {
+    const state = accountStateFromSnapshot({ ...snapshotFixture(), starred_messages: [21] } as never);
+    const starred = applyEvent(state, flags('add', 'starred', [22]));
+    expect(starred.starredMessages).toEqual([21, 22]);
+    expect(starred.unreads).toBe(state.unreads);
+    const deleted = applyEvent(starred, {
+      id: 3,
+      type: 'delete_message',
+      message_type: 'stream',
+      message_ids: [21],
+    });
+    expect(deleted.starredMessages).toEqual([22]);
   });
 });

@@ -140,7 +140,7 @@ async function script({ alice, bob, admin, owner }: Clients): Promise<void> {
     topic: 'recorded topic',
     content: 'hello @**Alice Recorded**',
   });
-  await bob.request('POST', '/messages', {
+  const doomed = await bob.request('POST', '/messages', {
     type: 'stream',
     to: 'general',
     topic: 'doomed',
@@ -158,12 +158,21 @@ async function script({ alice, bob, admin, owner }: Clients): Promise<void> {
     topic: 'muted talk',
     content: 'in a muted stream',
   });
-  await alice.request('POST', '/messages', {
+  const mine = await alice.request('POST', '/messages', {
     type: 'stream',
     to: 'general',
     topic: 'mine',
     content: 'my own',
   });
+
+  // update_message_flags (starred): two stars, one taken back; the doomed one goes with its topic
+  await alice.request('POST', '/messages/flags', {
+    messages: [doomed.id, mine.id],
+    op: 'add',
+    flag: 'starred',
+  });
+  await alice.request('POST', '/messages/flags', { messages: [mine.id], op: 'remove', flag: 'starred' });
+  await alice.request('POST', '/messages/flags', { messages: [mine.id], op: 'add', flag: 'starred' });
 
   // update_message_flags: one topic read; delete_message: a topic deleted by an admin
   await alice.request('POST', '/mark_topic_as_read', { stream_id: general, topic_name: 'recorded topic' });

@@ -90,6 +90,7 @@ describe.each(
       'realmPlaygrounds',
       'unreads',
       'realmUserSettingsDefaults',
+      'starredMessages',
     ] as const) {
       expect(old[slice], slice).not.toEqual(fresh[slice]);
     }

@@ -154,6 +154,8 @@ export const useTopicUnread = (streamId: number, topic: string): number =>
   useAccountState((a) => selectTopicUnread(a, streamId, topic));
 export const usePrivateUnread = (): number => useAccountState(selectPrivateUnread);
 export const useMentionUnread = (): number => useAccountState(selectMentionUnread);
+/** How many messages the user has starred. */
+export const useStarredCount = (): number => useAccountState((a) => a.starredMessages.length);
 
 // ---- users, statuses, server drafts -----------------------------------------------------------
 

@@ -25,6 +25,7 @@ import {
   useAccountState,
   useMentionUnread,
   useSetting,
+  useStarredCount,
   useStreamUnread,
   useSubscribedStreamIds,
   useSubscription,
@@ -66,8 +67,17 @@ function ViewList() {
   const total = useUnreadTotal();
   const mentions = useMentionUnread();
   const drafts = useDraftCount();
+  const starred = useStarredCount();
+  const showStarred = useSetting('starred_message_counts') === true;
   const counts: Partial<Record<ViewName, ReactNode>> = {
     inbox: <CountBadge count={total} />,
+    starred: showStarred && (
+      <CountBadge
+        count={starred}
+        muted
+        label={`${starred} starred ${starred === 1 ? 'message' : 'messages'}`}
+      />
+    ),
     drafts: <CountBadge count={drafts} label={`${drafts} ${drafts === 1 ? 'draft' : 'drafts'}`} />,
   };
   return (
