@@ -20,6 +20,7 @@ interface Field {
   id: number;
   name: string;
   type: number;
+  hint: string;
   field_data: string;
   order: number;
   display_in_profile_summary?: boolean;
@@ -149,6 +150,61 @@ test('custom profile fields: a choice field, the summary limit, and a keyboard r
   const confirm = page.getByRole('alertdialog', { name: 'Delete “Pronouns”?' });
   await expect(confirm).toContainText('6 people filled it in');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
+});
+
+test('custom profile fields: the pronouns and external-account presets', async ({ server, openSignedIn }) => {
+  const page = await openSignedIn({ serverUrl: server.url }, as(server, 'admin'));
+  await openSettings(page, 'Custom profile fields');
+  const fields = list(page, 'Custom profile fields');
+  await page.getByRole('button', { name: 'Add field' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a custom profile field' });
+  const name = dialog.getByRole('textbox', { name: 'Name' });
+  const hint = dialog.getByRole('textbox', { name: 'Hint' });
+  const startFrom = async (preset: string) => {
+    await dialog.getByRole('button', { name: /Start from$/ }).click();
+    await page.getByRole('option', { name: preset, exact: true }).click();
+  };
+
+  // Pronouns: the family's name and hint, the pronouns type; both stay editable.
+  await startFrom('Pronouns');
+  await expect(name).toHaveValue('Pronouns');
+  await expect(hint).toHaveValue('What pronouns should people use to refer to you?');
+  await expect(dialog.getByRole('button', { name: /Type$/ })).toHaveAccessibleName('Pronouns Type');
+  await expect(name).toBeEditable();
+  await expect(hint).toBeEditable();
+
+  // A known external account names its own field: name and hint locked, with the reason.
+  await startFrom('GitHub account');
+  await expect(dialog.getByRole('button', { name: /Type$/ })).toHaveAccessibleName('External account Type');
+  await expect(dialog.getByRole('button', { name: /Service$/ })).toHaveAccessibleName('GitHub Service');
+  await expect(name).toHaveValue('GitHub');
+  await expect(hint).toHaveValue('Enter your GitHub username');
+  const reason = 'A known service’s field keeps its name and hint.';
+  await expect(name).not.toBeEditable();
+  await expect(hint).not.toBeEditable();
+  await expect(name).toHaveAccessibleDescription(reason);
+  await expect(dialog.getByText(reason)).toBeVisible();
+  // Another service renames it (and re-hints it) with the lock kept.
+  await dialog.getByRole('button', { name: /Service$/ }).click();
+  await page.getByRole('option', { name: 'Twitter', exact: true }).click();
+  await expect(name).toHaveValue('Twitter');
+  await expect(hint).toHaveValue('Enter your Twitter username');
+  await expect(name).not.toBeEditable();
+  await expect(dialog.getByRole('button', { name: /Start from$/ })).toHaveAccessibleName(
+    'Twitter account Start from',
+  );
+  await startFrom('GitHub account');
+  await expect(name).toHaveValue('GitHub');
+
+  await dialog.getByRole('button', { name: 'Add field' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(fields.getByRole('row', { name: 'GitHub' })).toBeVisible();
+  await expect
+    .poll(async () => {
+      const github = (await fieldsOnServer(server)).find((f) => f.name === 'GitHub');
+      return github && { type: github.type, field_data: github.field_data, hint: github.hint };
+    })
+    .toEqual({ type: 7, field_data: '{"subtype":"github"}', hint: 'Enter your GitHub username' });
 });
 
 test('users: change a role, deactivate and reactivate, seen live in another window', async ({

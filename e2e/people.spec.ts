@@ -148,6 +148,68 @@ test('a status set with text and a searched emoji shows in another window, and c
   expect(cleared.status).toEqual({});
 });
 
+test('set yourself as away: the server and another window show it, and turning it off restores it', async ({
+  server,
+  alice,
+  openApps,
+}) => {
+  const [one, two] = await openApps({ serverUrl: server.url }, { serverUrl: server.url });
+  await signInAndWait(one, alice);
+  await signInAndWait(two, { email: server.demo.users.bob, password: server.demo.password });
+  const aliceInOne = personOption(one, 'Alice Doe');
+  const aliceInTwo = personOption(two, 'Alice Doe');
+  await expect(aliceInTwo).toHaveAccessibleName(/^Alice Doe ?, active/);
+
+  const api = await loginAs(server, 'alice');
+  const me = await api.request('GET', '/users/me');
+  const onServer = async () => {
+    const { status } = (await api.request('GET', `/users/${me.user_id}/status`)) as {
+      status: { away?: boolean };
+    };
+    const { user_settings } = (await api.request('POST', '/register', {
+      fetch_event_types: ['user_settings'],
+    })) as { user_settings: { presence_enabled: boolean } };
+    return { away: status.away === true, presence_enabled: user_settings.presence_enabled };
+  };
+  expect(await onServer()).toEqual({ away: false, presence_enabled: true });
+
+  const dialog = await openStatusDialog(one);
+  const away = dialog.getByRole('switch', { name: 'Set yourself as away' });
+  await expect(away).not.toBeChecked();
+  await expect(away).toHaveAccessibleDescription(
+    'Others see you as offline until you turn this off, whatever you are doing.',
+  );
+  await away.focus();
+  await one.keyboard.press('Space');
+  await expect(away).toBeChecked();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // The server reports it both ways (the legacy `away` and presence_enabled), and both windows
+  // show Alice offline without a reload.
+  await expect.poll(onServer).toEqual({ away: true, presence_enabled: false });
+  await expect(aliceInTwo).toHaveAccessibleName(/^Alice Doe ?, offline/);
+  await expect(aliceInOne).toHaveAccessibleName(/^Alice Doe ?, offline/);
+  await expect(
+    peoplePane(two)
+      .getByRole('group', { name: /^Offline/ })
+      .getByRole('option', { name: /^Alice Doe/ }),
+  ).toBeVisible();
+
+  // The dialog opens with it on; turning it off restores her presence everywhere.
+  const again = await openStatusDialog(one);
+  const awayAgain = again.getByRole('switch', { name: 'Set yourself as away' });
+  await expect(awayAgain).toBeChecked();
+  await awayAgain.focus();
+  await one.keyboard.press('Space');
+  await expect(awayAgain).not.toBeChecked();
+  await again.getByRole('button', { name: 'Save' }).click();
+  await expect(again).toHaveCount(0);
+  await expect.poll(onServer).toEqual({ away: false, presence_enabled: true });
+  await expect(aliceInTwo).toHaveAccessibleName(/^Alice Doe ?, active/);
+  await expect(aliceInOne).toHaveAccessibleName(/^Alice Doe ?, active/);
+});
+
 test('the status text counts down from 60 and refuses more', async ({ server, alice, openSignedIn }) => {
   const page = await openSignedIn({ serverUrl: server.url }, alice);
   // From one's own profile card.

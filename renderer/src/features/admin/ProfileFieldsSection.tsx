@@ -285,10 +285,16 @@ function FieldDialog({
   const save = useApiMutation({ onSuccess: onClose });
 
   const knownExternal = type === EXTERNAL_ACCOUNT_TYPE && subtype !== 'custom';
-  const lockedReason = field && knownExternal ? 'A known service’s field keeps its name and hint.' : null;
+  // A known service's field has the service's name and hint, from its creation on (the server
+  // refuses to change them afterwards).
+  const lockedReason = knownExternal ? 'A known service’s field keeps its name and hint.' : null;
+  const service =
+    !field && knownExternal ? FIELD_PRESETS.find((p) => p.fieldData?.subtype === subtype) : null;
+  const shownName = service?.name ?? name;
+  const shownHint = service?.hint ?? hint;
   const summaryReason = summaryDisabledReason(type, fields, field?.id ?? null, summary);
   const problem =
-    (!name.trim() && !knownExternal ? 'Enter a name.' : null) ??
+    (!shownName.trim() && !knownExternal ? 'Enter a name.' : null) ??
     (type === CHOICE_TYPE ? choicesProblem(rows) : null) ??
     (type === EXTERNAL_ACCOUNT_TYPE && subtype === 'custom' && !urlPattern.includes('%(username)s')
       ? 'The URL pattern must contain %(username)s.'
@@ -316,8 +322,8 @@ function FieldDialog({
 
   const buildParams = () => {
     const params: Record<string, unknown> = {
-      name: name.trim(),
-      hint: hint.trim(),
+      name: shownName.trim(),
+      hint: shownHint.trim(),
       display_in_profile_summary: summary,
     };
     if (type === CHOICE_TYPE) params.field_data = choicesToFieldData(rows);
@@ -398,8 +404,7 @@ function FieldDialog({
               value={subtype}
               onChange={(s) => {
                 setSubtype(s);
-                const known = EXTERNAL_SUBTYPES.find((x) => x.id === s);
-                if (s !== 'custom' && known) setName(known.label);
+                setPreset(FIELD_PRESETS.find((p) => p.fieldData?.subtype === s)?.id ?? 'custom');
               }}
               disabledReason={field ? 'The service of an existing field cannot change.' : null}
             />
@@ -417,16 +422,17 @@ function FieldDialog({
         )}
         <TextField
           label="Name"
-          value={name}
+          value={shownName}
           onChange={setName}
           maxLength={MAX_NAME}
           isRequired
           isReadOnly={lockedReason !== null}
-          description={lockedReason ?? undefined}
+          // Always a description: react-aria links one present from the start (the lock may come later).
+          description={lockedReason ?? 'The field’s label on everyone’s profile.'}
         />
         <TextField
           label="Hint"
-          value={hint}
+          value={shownHint}
           onChange={setHint}
           maxLength={MAX_HINT}
           isReadOnly={lockedReason !== null}

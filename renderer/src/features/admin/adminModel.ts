@@ -186,7 +186,7 @@ export function countUsersWithValue(
 
 export const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 
-/** Presets: fill name, hint and type (and data for external accounts). */
+/** Presets: fill name, hint and type (and data for external accounts), in the family's words. */
 export interface FieldPreset {
   id: string;
   label: string;
@@ -209,7 +209,7 @@ export const FIELD_PRESETS: readonly FieldPreset[] = [
     label: 'GitHub account',
     type: EXTERNAL_ACCOUNT_TYPE,
     name: 'GitHub',
-    hint: 'Your GitHub username',
+    hint: 'Enter your GitHub username',
     fieldData: { subtype: 'github' },
   },
   {
@@ -217,7 +217,7 @@ export const FIELD_PRESETS: readonly FieldPreset[] = [
     label: 'Twitter account',
     type: EXTERNAL_ACCOUNT_TYPE,
     name: 'Twitter',
-    hint: 'Your Twitter handle',
+    hint: 'Enter your Twitter username',
     fieldData: { subtype: 'twitter' },
   },
 ];

@@ -12,6 +12,7 @@ import {
   useActiveAccount,
   useAppLoadError,
   useAppLoaded,
+  usePresenceReporter,
   useSetting,
 } from '../../stores/hooks';
 import { Banner, Button, EmptyState, ScreenHeader } from '../../ui';
@@ -79,11 +80,18 @@ function SignedIn({ account, onAddAccount }: { account: AccountSummary; onAddAcc
       }
     >
       <ThemeSync />
+      <PresenceReporter />
       <Frame accountId={account.id} onAddAccount={onAddAccount} />
       <Shortcuts />
       <AppDialogs />
     </AccountProvider>
   );
+}
+
+/** Tells the server this window's user is here (without it others see them offline). */
+function PresenceReporter() {
+  usePresenceReporter();
+  return null;
 }
 
 function Frame({ accountId, onAddAccount }: { accountId: string; onAddAccount: () => void }) {

@@ -2,7 +2,8 @@
  * The command palette (Ctrl/⌘+K, or `/`): one field that jumps anywhere (a stream, a topic, a
  * person, a settings section or one setting, a view) or runs an action (set status, do not
  * disturb, mark all as read, sign out...). Typing filters fuzzily; arrow keys move, Enter runs,
- * Escape closes; the focus returns where it was (or goes to the setting jumped to).
+ * Escape closes; the focus returns where it was (or goes to the setting jumped to), also
+ * when a dialog the palette opened closes.
  *
  * Topics: those the app knows of (unread ones, those with a topic setting, the topic lists of
  * streams already fetched), and, when the query names a stream, that stream's topic list,
@@ -31,6 +32,7 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useDeferredValue, useMemo, useState } from 'react';
 import { Autocomplete, Header, Input, Menu, MenuItem, MenuSection, SearchField } from 'react-aria-components';
+import { flushSync } from 'react-dom';
 import { getBridge } from '../../bridge';
 import { callApi } from '../../bridge/api';
 import { apiQueryKey } from '../../queries/api';
@@ -126,6 +128,10 @@ function PaletteBody({
   onError: (message: string | null) => void;
 }) {
   const [query, setQuery] = useState('');
+  // What had the focus before the palette: read while rendering, before the palette takes it.
+  const [returnTo] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
   const commands = useCommands(onSignOut, onError, useDeferredValue(query));
   const shown = useMemo(() => filterPalette(commands, query, 40), [commands, query]);
   const sections = PALETTE_SECTIONS.map((s) => ({
@@ -139,7 +145,10 @@ function PaletteBody({
   }
   const byId = new Map(shown.map((c) => [c.id, c]));
   const run = (command: Command) => {
-    onClose();
+    // The palette is gone and the focus back where it was before the command runs, so a
+    // dialog the command opens gives the focus back there in turn.
+    flushSync(onClose);
+    if (returnTo?.isConnected) returnTo.focus();
     onError(null);
     command.run();
   };
