@@ -469,3 +469,18 @@ test('Play plays the chosen notification sound', async ({ server, openSignedIn }
   await choose(page, 'Notification sound', 'None');
   await expect(page.getByRole('button', { name: 'Play sound (no sound chosen)' })).toBeDisabled();
 });
+
+test('the window itself never scrolls: long settings scroll inside their pane', async ({
+  server,
+  openSignedIn,
+}) => {
+  const page = await openSignedIn({ serverUrl: server.url }, as(server, 'alice'));
+  for (const section of ['Preferences', 'Notifications']) {
+    await openSettings(page, section);
+    await expect(page.getByRole('main', { name: 'Settings' })).toBeVisible();
+    // Hidden form helpers (react-aria's native selects) must not hang below the frame.
+    expect(await page.evaluate('document.documentElement.scrollHeight - window.innerHeight'), section).toBe(
+      0,
+    );
+  }
+});
