@@ -259,6 +259,9 @@ export function applyEvent(state: AccountState, event: ServerEvent): AccountStat
     case 'attachment':
     case 'scheduled_messages':
     case 'realm_bot':
+    // Message lists' (shared/domain/message-list.ts) and the typing indicator's, not the account's.
+    case 'reaction':
+    case 'typing':
       // Request/response data (renderer/src/queries): the renderer refreshes what shows them.
       return state;
     default:

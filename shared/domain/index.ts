@@ -1,6 +1,7 @@
 export * from './account';
 export * from './drafts';
 export * from './muted-users';
+export * from './narrow';
 export * from './presence';
 export * from './realm';
 export * from './realm-settings';

@@ -29,6 +29,11 @@ const INVOKE: Record<InvokeChannel, true> = {
   'drafts.delete': true,
   'api.call': true,
   'api.upload': true,
+  'messages.fetch': true,
+  'outbox.send': true,
+  'outbox.list': true,
+  'outbox.retry': true,
+  'outbox.discard': true,
   'dnd.get': true,
   'dnd.set': true,
 };
@@ -40,6 +45,8 @@ const PUSH: Record<PushChannel, true> = {
   'account.connection': true,
   'drafts.changed': true,
   'dnd.changed': true,
+  'outbox.changed': true,
+  'app.openNarrow': true,
 };
 
 export const INVOKE_CHANNELS = Object.keys(INVOKE) as InvokeChannel[];

@@ -8,8 +8,10 @@
  * No API key ever appears in a type here: the renderer never holds one.
  */
 import { z } from 'zod';
+import type { Narrow } from '../domain/narrow';
 import {
   ALL_SETTINGS,
+  type Message,
   type RegisterState,
   type ServerEvent,
   type SettingChanges,
@@ -56,6 +58,12 @@ export interface AccountSnapshot {
   /** Increases with every (re-)register; events carry it so stale batches are dropped. */
   generation: number;
   state: RegisterState;
+  /**
+   * True for the last known state, read from the main process's offline cache while the server
+   * cannot be reached: shown (marked as possibly out of date) until a fresh register replaces it.
+   * Its generation is -1, so no event batch applies to it.
+   */
+  cached?: boolean;
 }
 
 export interface DemoLogin {
@@ -196,6 +204,76 @@ export const draftInputSchema = z.object({
 });
 export type DraftInput = z.infer<typeof draftInputSchema>;
 
+// ---- messages: the offline cache and the outbox (electron/core/messages) --------------------
+
+/** Where a message list starts: a message id, or the newest / oldest / first unread. */
+export type MessageAnchor = number | 'newest' | 'oldest' | 'first_unread';
+
+/** One page of a narrow, from the server or (offline) from the main process's cache. */
+export interface MessagePage {
+  messages: Message[];
+  /** The anchor the server resolved (first_unread, newest …), as a message id. */
+  anchor: number | null;
+  foundOldest: boolean;
+  foundNewest: boolean;
+  foundAnchor: boolean;
+  /** Read from the cache: the server could not be reached, and this may be out of date. */
+  fromCache: boolean;
+}
+
+/**
+ * queued: waits for the server; sending: on its way (or was, when the app stopped: checked
+ * against the server before it is ever sent again); failed: the server refused it (Retry, or
+ * Restore to compose); sent: the server has it (kept until its `message` event arrives).
+ */
+export type OutboxStatus = 'queued' | 'sending' | 'failed' | 'sent';
+
+/** A message written by the user, kept on disk by the main process until the server has it. */
+export interface OutboxItem {
+  /** The client's id of the message (the `local_id` sent with it). */
+  localId: string;
+  type: 'stream' | 'private';
+  /** A stream's id, or the people of a private conversation (without the sender). */
+  to: number[];
+  topic: string;
+  content: string;
+  /** Epoch ms when written. */
+  createdAt: number;
+  status: OutboxStatus;
+  /** Why the server refused it, in its words. */
+  error: string | null;
+  /** The message's id once the server has it. */
+  messageId: number | null;
+}
+
+/** A message as the user sends it: to a stream's topic, or to people. */
+export const outgoingMessageSchema = z.object({
+  localId: draftLocalIdSchema.optional(),
+  type: z.enum(['stream', 'private']),
+  to: z.array(z.number().int().positive()).min(1).max(1000),
+  topic: draftText('Topic', 60),
+  content: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .refine((s) => !s.includes('\0'), 'Message must not contain null bytes'),
+});
+export type OutgoingMessage = z.infer<typeof outgoingMessageSchema>;
+
+const narrowSchema: z.ZodType<Narrow> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('stream'), streamId: z.number().int().positive() }),
+  z.object({ kind: z.literal('topic'), streamId: z.number().int().positive(), topic: z.string().max(60) }),
+  z.object({ kind: z.literal('dm'), userIds: z.array(z.number().int().positive()).max(1000) }),
+  z.object({ kind: z.literal('dms') }),
+  z.object({ kind: z.literal('starred') }),
+  z.object({ kind: z.literal('mentions') }),
+  z.object({ kind: z.literal('search'), query: z.string().max(1000) }),
+]);
+
+/** Most messages one messages.fetch asks for (each side of the anchor). */
+export const MAX_FETCH_MESSAGES = 1000;
+
 // ---- the service's REST API, through the main process (electron/core/api-proxy.ts) -----------
 
 export const API_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
@@ -320,6 +398,35 @@ export const invokeSchemas = {
         `the file must be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`,
       ),
   }),
+  /**
+   * A page of a narrow: from the server (and kept in the offline cache), or from the cache when
+   * the server cannot be reached. `terms` are the service's narrow terms for a search (the
+   * renderer resolves operands against the account's streams and users).
+   */
+  'messages.fetch': z.object({
+    accountId: accountIdSchema,
+    narrow: narrowSchema,
+    terms: z
+      .array(
+        z.object({
+          operator: z.string().min(1).max(50),
+          operand: z.union([z.string().max(1000), z.number().int(), z.array(z.number().int()).max(1000)]),
+          negated: z.boolean().optional(),
+        }),
+      )
+      .max(20)
+      .optional(),
+    anchor: z.union([z.number().int().nonnegative(), z.enum(['newest', 'oldest', 'first_unread'])]),
+    numBefore: z.number().int().min(0).max(MAX_FETCH_MESSAGES),
+    numAfter: z.number().int().min(0).max(MAX_FETCH_MESSAGES),
+  }),
+  /** Puts a message in the outbox (on disk first); it is sent in order once the server is reachable. */
+  'outbox.send': z.object({ accountId: accountIdSchema, message: outgoingMessageSchema }),
+  'outbox.list': z.object({ accountId: accountIdSchema }),
+  /** Sends a failed message again. */
+  'outbox.retry': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
+  /** Removes a queued or failed message (Restore to compose takes its text first). */
+  'outbox.discard': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
   'dnd.get': z.object({}),
   /** Turns do not disturb on until `until`, or off (null). */
   'dnd.set': z.object({ until: dndUntilSchema }),
@@ -343,6 +450,11 @@ export interface InvokeResponses {
   'drafts.delete': LocalDraft[];
   'api.call': ApiBody;
   'api.upload': ApiBody;
+  'messages.fetch': MessagePage;
+  'outbox.send': OutboxItem;
+  'outbox.list': OutboxItem[];
+  'outbox.retry': OutboxItem;
+  'outbox.discard': OutboxItem[];
   'dnd.get': DndState;
   'dnd.set': DndState;
 }
@@ -361,6 +473,10 @@ export interface PushPayloads {
   'drafts.changed': { accountId: string; drafts: LocalDraft[] };
   /** Do not disturb changed: turned on or off in any window, or its time passed. */
   'dnd.changed': DndState;
+  /** The account's outbox after any change (queued, sending, sent, failed, discarded). */
+  'outbox.changed': { accountId: string; items: OutboxItem[] };
+  /** Show this conversation (a desktop notification was clicked). */
+  'app.openNarrow': { accountId: string; narrow: Narrow; messageId: number | null };
 }
 
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */

@@ -421,6 +421,32 @@ export const updateMessageEventSchema = z.looseObject({
   rendering_only: z.boolean().optional(),
 });
 
+/** Someone added or removed an emoji reaction on a message. */
+export const reactionEventSchema = z.looseObject({
+  id,
+  type: z.literal('reaction'),
+  op: z.enum(['add', 'remove']),
+  user_id: z.number().int(),
+  message_id: z.number().int(),
+  emoji_name: z.string(),
+  emoji_code: z.string(),
+  reaction_type: z.string(),
+});
+
+const typingPerson = z.looseObject({ user_id: z.number().int(), email: z.string() });
+
+/** Someone started or stopped typing in a topic or a private conversation. */
+export const typingEventSchema = z.looseObject({
+  id,
+  type: z.literal('typing'),
+  op: z.enum(['start', 'stop']),
+  message_type: z.enum(['stream', 'private', 'direct']),
+  sender: typingPerson,
+  recipients: z.array(typingPerson).optional(),
+  stream_id: z.number().int().optional(),
+  topic: z.string().optional(),
+});
+
 /** An uploaded file of the user's was added, changed or removed. */
 export const attachmentEventSchema = z.looseObject({
   id,
@@ -470,6 +496,8 @@ export const EVENT_SCHEMAS = {
   muted_users: mutedUsersEventSchema,
   update_message: updateMessageEventSchema,
   attachment: attachmentEventSchema,
+  reaction: reactionEventSchema,
+  typing: typingEventSchema,
   scheduled_messages: scheduledMessagesEventSchema,
   realm_bot: realmBotEventSchema,
 } as const;

@@ -1,6 +1,7 @@
 export * from './endpoints';
 export * from './envelope';
 export * from './events';
+export * from './messages';
 export * from './params';
 export * from './register';
 export * from './settings';

@@ -15,15 +15,16 @@ import {
   usePresenceReporter,
   useSetting,
 } from '../../stores/hooks';
-import { Banner, Button, EmptyState, ScreenHeader } from '../../ui';
+import { Banner, Button, EmptyState } from '../../ui';
+import { ConversationScreen, NewMessageScreen } from '../conversation';
 import { DraftsScreen } from '../drafts/DraftsScreen';
 import { InboxView } from '../home/InboxView';
 import { nextUnreadTopic } from '../home/inbox';
-import { MessageViewPlaceholder } from '../home/MessageViewPlaceholder';
 import { useInbox } from '../home/useInbox';
 import { LoginScreen } from '../login/LoginScreen';
 import { PeopleList } from '../people/PeopleList';
 import { ProfileCard } from '../people/ProfileCard';
+import { RecentConversations } from '../recent';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { StatusDialog } from '../status/StatusDialog';
 import { LongWriteStatus } from '../streams/LongWriteStatus';
@@ -127,13 +128,17 @@ function Screen({ route, accountId }: { route: Route; accountId: string }) {
     case 'inbox':
       return <InboxView />;
     case 'recent':
+      return <RecentConversations />;
     case 'all':
+      return <ConversationScreen narrow={{ kind: 'all' }} />;
     case 'starred':
-      return <MessageViewPlaceholder view={route.name} />;
+      return <ConversationScreen narrow={{ kind: 'starred' }} />;
+    case 'narrow':
+      return <ConversationScreen narrow={route.narrow} messageId={route.messageId} />;
     case 'drafts':
       return <DraftsScreen accountId={accountId} />;
     case 'compose':
-      return <ComposePlaceholder />;
+      return <NewMessageScreen />;
     case 'stream':
       return <StreamView streamId={route.streamId} topic={route.topic} />;
     case 'streams':
@@ -190,6 +195,8 @@ function screenLabel(route: Route): string {
       return 'Drafts';
     case 'compose':
       return 'New message';
+    case 'narrow':
+      return 'Messages';
     case 'stream':
       return 'Stream';
     case 'streams':
@@ -229,18 +236,6 @@ function Shortcuts() {
   }, []);
   useGlobalShortcuts(nextUnread);
   return null;
-}
-
-/** `c` and "New message" land here until the composer arrives with the conversation view. */
-function ComposePlaceholder() {
-  return (
-    <div className="screen">
-      <ScreenHeader title="New message" />
-      <EmptyState title="Writing messages comes with the conversation view.">
-        Until then, drafts you saved elsewhere are in Drafts.
-      </EmptyState>
-    </div>
-  );
 }
 
 /** A screen with one line in its middle: what is loading, or (`alert`) why it could not. */

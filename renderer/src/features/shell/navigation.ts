@@ -4,6 +4,7 @@
  * page whose URL carries a secret, and no route is ever shared as a link.
  */
 import { create } from 'zustand';
+import type { Narrow } from '../../../../shared/domain/narrow';
 
 export type SettingsSection =
   | 'profile'
@@ -28,8 +29,10 @@ export type Route =
   | { name: 'all' }
   | { name: 'starred' }
   | { name: 'drafts' }
-  /** A new message (the composer arrives with the conversation view, issue 10). */
+  /** A new message: the composer with no conversation chosen yet. */
   | { name: 'compose' }
+  /** A message view: a stream, a topic, a private conversation, mentions, a search … (`messageId`: scrolled to). */
+  | { name: 'narrow'; narrow: Narrow; messageId?: number }
   /** One stream: its topics (and, with issue 10, its messages). */
   | { name: 'stream'; streamId: number; topic?: string }
   /** Browse, subscribe, create, and one stream's settings (`streamId`). */
