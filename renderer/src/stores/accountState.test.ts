@@ -110,6 +110,18 @@ describe('snapshot replacement', () => {
     expect(Object.keys(next.pending)).toEqual(['dense_mode']);
   });
 
+  it('marks the saved copy as cached until a fresh register replaces it, and never the other way round', () => {
+    const saved = { ...snapshotFixture({ generation: -1 }), cached: true };
+    let state = stateFromSnapshot(saved);
+    expect(state.cached).toBe(true);
+    // A second saved copy (another window asked) still replaces a saved copy.
+    expect(replaceSnapshot(state, saved).cached).toBe(true);
+    state = replaceSnapshot(state, snapshotFixture({ generation: 0, lastEventId: 9 }));
+    expect(state.cached).toBe(false);
+    expect(state.generation).toBe(0);
+    expect(replaceSnapshot(state, saved)).toBe(state);
+  });
+
   it('ignores an older picture of the same queue', () => {
     let state = stateFromSnapshot(snapshotFixture({ lastEventId: 4 }));
     state = applyEventBatch(state, {

@@ -56,6 +56,11 @@ export interface AccountStoreData {
    * then answers only what changed since); null: everything.
    */
   presenceLastUpdateId: number | null;
+  /**
+   * The state is the main process's saved copy (the server could not be reached at start):
+   * shown, marked as possibly out of date, until a fresh register replaces it.
+   */
+  cached: boolean;
 }
 
 export const INITIAL_CONNECTION: ConnectionState = {
@@ -87,6 +92,7 @@ export function stateFromSnapshot(
     pendingSubscriptions: {},
     subscriptionError: null,
     presenceLastUpdateId: presenceLastUpdateIdOf(snapshot),
+    cached: snapshot.cached === true,
   };
 }
 
@@ -101,6 +107,8 @@ export function replaceSnapshot(state: AccountStoreData, snapshot: AccountSnapsh
   if (snapshot.generation === state.generation && snapshot.state.last_event_id < state.lastEventId) {
     return state;
   }
+  // The saved copy never replaces a state the server gave.
+  if (snapshot.cached === true && !state.cached) return state;
   return {
     ...state,
     generation: snapshot.generation,
@@ -109,6 +117,7 @@ export function replaceSnapshot(state: AccountStoreData, snapshot: AccountSnapsh
     pending: keepInFlight(state.pending),
     pendingSubscriptions: keepInFlight(state.pendingSubscriptions),
     presenceLastUpdateId: presenceLastUpdateIdOf(snapshot),
+    cached: snapshot.cached === true,
   };
 }
 

@@ -104,6 +104,8 @@ export const useSettingPending = (property: string): boolean =>
   useAccountSelector((s) => property in s.pending);
 export const useSettingError = (): SettingError | null => useAccountSelector((s) => s.settingError);
 export const useConnection = (): ConnectionState => useAccountSelector((s) => s.connection);
+/** Whether the account shows the main process's saved copy rather than a fresh register. */
+export const useSnapshotCached = (): boolean => useAccountSelector((s) => s.cached);
 export const useAccountActions = (): AccountActions => useAccountSelector((s) => s.actions);
 
 /**

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { getBridge } from '../../bridge';
-import { useConnection } from '../../stores/hooks';
+import { useConnection, useSnapshotCached } from '../../stores/hooks';
 import { Banner, cx } from '../../ui';
 import { connectionBannerText, connectionText } from './connectionText';
 import { watchNetwork } from './networkWake';
@@ -39,12 +39,13 @@ export function StatusBadge({ tone, text, detail }: { tone: string; text: string
 /** The banner over the main area while the account is not connected. */
 export function ConnectionBanner() {
   const connection = useConnection();
+  const cached = useSnapshotCached();
   const since = useRef<number | null>(null);
   const live = connection.status === 'connected' || connection.status === 'connecting';
   if (live) since.current = null;
   else since.current ??= Date.now();
   const now = useNow(!live, connection.status);
-  const text = connectionBannerText(connection.status, since.current, now);
+  const text = connectionBannerText(connection.status, since.current, now, cached);
   if (text === null) return null;
   return (
     <div className="connection-banner">

@@ -30,6 +30,14 @@ describe('connectionBannerText', () => {
     expect(connectionBannerText('connecting', 0, STALE_AFTER_MS * 10)).toBeNull();
   });
 
+  it('says the saved copy is shown, whatever the status, until a fresh register', () => {
+    const saved = 'Showing what was saved on this computer; it may be out of date.';
+    expect(connectionBannerText('connecting', null, 0, true)).toBe(saved);
+    expect(connectionBannerText('connected', null, 0, true)).toBe(saved);
+    expect(connectionBannerText('reconnecting', 0, 0, true)).toBe(`${saved} Reconnecting to the server…`);
+    expect(connectionBannerText('reconnecting', 0, 0, false)).toBe('Reconnecting to the server…');
+  });
+
   it('says reconnecting, and that data may be out of date once the gap reaches two minutes', () => {
     expect(STALE_AFTER_MS).toBe(120_000);
     expect(connectionBannerText('reconnecting', 1_000, 1_000)).toBe('Reconnecting to the server…');

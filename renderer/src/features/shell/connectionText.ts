@@ -23,13 +23,20 @@ export const STALE_AFTER_MS = 2 * 60_000;
 /**
  * The banner over the main area while the account is not connected (null while it is, or is
  * connecting), given since when (epoch ms) it has not been: after STALE_AFTER_MS it adds that
- * what is shown may be out of date.
+ * what is shown may be out of date. While the account shows the main process's saved copy
+ * (`cached`: the server was not reached since the app started) it says so, whatever the status.
  */
 export function connectionBannerText(
   status: ConnectionState['status'],
   downSince: number | null,
   now: number,
+  cached = false,
 ): string | null {
+  if (cached) {
+    // The app opened without reaching the server: everything shown is the saved copy.
+    const saved = 'Showing what was saved on this computer; it may be out of date.';
+    return status === 'connected' || status === 'connecting' ? saved : `${saved} Reconnecting to the server…`;
+  }
   if (status === 'connected' || status === 'connecting') return null;
   const parts = [status === 'offline' ? 'You are offline.' : 'Reconnecting to the server…'];
   if (downSince !== null && now - downSince >= STALE_AFTER_MS) parts.push('Data may be out of date.');
