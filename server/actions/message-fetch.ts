@@ -69,6 +69,12 @@ const IS_OPERANDS: Record<string, Extract<NarrowFilter, { kind: 'is' }>['what']>
   alerted: 'alerted',
 };
 
+const HAS_OPERANDS: Record<string, Extract<NarrowFilter, { kind: 'has' }>['what']> = {
+  link: 'link',
+  image: 'image',
+  attachment: 'attachment',
+};
+
 /** One narrow term with its operand resolved; throws BAD_NARROW for what the user may not name. */
 function resolveTerm(ctx: ServiceContext, user: UserRow, term: NarrowTerm): NarrowFilter {
   const { operator, operand } = term;
@@ -97,6 +103,11 @@ function resolveTerm(ctx: ServiceContext, user: UserRow, term: NarrowTerm): Narr
       const what = Object.hasOwn(IS_OPERANDS, text()) ? IS_OPERANDS[text()] : undefined;
       if (what === undefined) throw badNarrow(`unknown 'is' operand ${operand}`);
       return { kind: 'is', what };
+    }
+    case 'has': {
+      const what = Object.hasOwn(HAS_OPERANDS, text()) ? HAS_OPERANDS[text()] : undefined;
+      if (what === undefined) throw badNarrow(`unknown 'has' operand ${operand}`);
+      return { kind: 'has', what };
     }
     case 'pm-with':
     case 'dm': {

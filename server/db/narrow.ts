@@ -16,6 +16,7 @@ export type NarrowFilter =
   | { kind: 'id'; messageId: number }
   | { kind: 'search'; text: string }
   | { kind: 'is'; what: keyof typeof IS_SQL }
+  | { kind: 'has'; what: keyof typeof HAS_SQL }
   /** A direct-message conversation by its recipient (-1: a conversation that never was). */
   | { kind: 'conversation'; recipientId: number };
 
@@ -41,6 +42,23 @@ const IS_SQL = {
   alerted: `(um.flags & ${FLAGS.has_alert_word}) != 0`,
 } as const;
 
+/** An image file's link: the rendered href or title ends in an image type's extension. */
+const IMAGE_LINK = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']
+  .map((ext) => `m.rendered_content LIKE '%.${ext}"%'`)
+  .join(' OR ');
+
+/**
+ * `has:` operands as conditions on the rendered content (the family keeps has_link, has_image
+ * and has_attachment columns set at rendering; the same rules read from the HTML): a link, an
+ * image (an `<img>`, an inline image preview, or a link to an image file), a link to an
+ * uploaded file (`/user_uploads/`, as the client writes it, or absolute).
+ */
+const HAS_SQL = {
+  link: `m.rendered_content LIKE '%<a %'`,
+  image: `m.rendered_content LIKE '%<img%' OR m.rendered_content LIKE '%message_inline_image%' OR ${IMAGE_LINK}`,
+  attachment: `m.rendered_content LIKE '%href="/user_uploads/%' OR m.rendered_content LIKE '%href="http%/user_uploads/%'`,
+} as const;
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function filterSql(filter: NarrowFilter): Sql {
@@ -59,6 +77,8 @@ function filterSql(filter: NarrowFilter): Sql {
     }
     case 'is':
       return { where: IS_SQL[filter.what], args: [] };
+    case 'has':
+      return { where: HAS_SQL[filter.what], args: [] };
     case 'conversation':
       return { where: 'm.stream_id IS NULL AND m.recipient_id = ?', args: [filter.recipientId] };
   }
