@@ -565,7 +565,17 @@ describe('AttentionTracker', () => {
       events: [privateMessage(50), streamMessage(51, 1, 't')],
     });
     expect(update).toEqual({
-      notifications: [{ accountId: 'b', messageId: 50, title: 'Alice Liddell', body: 'Secret plan' }],
+      notifications: [
+        {
+          accountId: 'b',
+          messageId: 50,
+          title: 'Alice Liddell',
+          body: 'Secret plan',
+          narrow: { kind: 'dm', userIds: [ALICE] },
+          silent: false,
+          sound: 'chime',
+        },
+      ],
       countsChanged: true,
       languageChanged: false,
     });
@@ -647,7 +657,15 @@ describe('AttentionTracker', () => {
     dnd.now = 61_000;
     const after = push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(3)] });
     expect(after.notifications).toEqual([
-      { accountId: 'a', messageId: 3, title: 'Alice Liddell', body: 'Secret plan' },
+      {
+        accountId: 'a',
+        messageId: 3,
+        title: 'Alice Liddell',
+        body: 'Secret plan',
+        narrow: { kind: 'dm', userIds: [ALICE] },
+        silent: false,
+        sound: 'chime',
+      },
     ]);
     expect(tracker.badgeCount()).toBe(3);
 
@@ -660,5 +678,56 @@ describe('AttentionTracker', () => {
     expect(
       push('account.events', { accountId: 'a', generation: 0, events: [privateMessage(5)] }).notifications,
     ).toHaveLength(1);
+  });
+  it('gives each notification its conversation and sound, per enable_sounds and notification_sound', () => {
+    const { push } = trackerWithCore();
+    const quiet = snapshot();
+    Object.assign(quiet.user_settings as Record<string, unknown>, { enable_sounds: false });
+    push('account.snapshot', { accountId: 'a', generation: 0, state: quiet });
+    const none = snapshot();
+    Object.assign(none.user_settings as Record<string, unknown>, { notification_sound: 'none' });
+    push('account.snapshot', { accountId: 'b', generation: 0, state: none });
+    const ding = snapshot();
+    Object.assign(ding.user_settings as Record<string, unknown>, { notification_sound: 'ding' });
+    push('account.snapshot', { accountId: 'c', generation: 0, state: ding });
+    const mention = () => streamMessage(nextEventId, 2, 'Logo', ['mentioned']);
+    const only = (accountId: string) =>
+      push('account.events', { accountId, generation: 0, events: [mention()] }).notifications[0];
+    expect(only('a')).toMatchObject({
+      narrow: { kind: 'topic', streamId: 2, topic: 'Logo' },
+      silent: true,
+      sound: 'chime',
+    });
+    expect(only('b')).toMatchObject({ silent: true, sound: null });
+    expect(only('c')).toMatchObject({ silent: false, sound: 'ding' });
+  });
+
+  it('turns a burst of more than five notifying messages into one summary opening the newest', () => {
+    const { push } = trackerWithCore();
+    push('account.snapshot', { accountId: 'a', generation: 0, state: snapshot() });
+    const five = [1, 2, 3, 4, 5].map((id) => privateMessage(id));
+    expect(
+      push('account.events', { accountId: 'a', generation: 0, events: five }).notifications,
+    ).toHaveLength(5);
+    const burst = [
+      privateMessage(10),
+      streamMessage(11, 1, 'lunch', ['mentioned']),
+      streamMessage(12, 1, 'plain'),
+      privateMessage(13, [], [ALICE, BOB, ME]),
+      streamMessage(14, 2, 'logo', ['mentioned']),
+      privateMessage(15),
+      streamMessage(16, 1, 'lunch', ['mentioned']),
+    ];
+    expect(push('account.events', { accountId: 'a', generation: 0, events: burst }).notifications).toEqual([
+      {
+        accountId: 'a',
+        title: '6 new messages',
+        body: '#general > lunch, user 11, #design > logo and 1 more conversation',
+        messageId: 16,
+        narrow: { kind: 'topic', streamId: 1, topic: 'lunch' },
+        silent: false,
+        sound: 'chime',
+      },
+    ]);
   });
 });

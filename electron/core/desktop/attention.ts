@@ -12,17 +12,16 @@
  * every window shares) no message notifies, so none makes a sound; the badge still counts.
  */
 import sanitizeHtml from 'sanitize-html';
-import { type AccountState, isTopicMuted, selectBadgeCount } from '../../../shared/domain';
+import {
+  type AccountState,
+  type MessageEvent,
+  type NotificationContent,
+  type PlannedNotification,
+  planNotifications,
+  selectBadgeCount,
+  notificationContent as sharedNotificationContent,
+} from '../../../shared/domain';
 import type { AppState, PushChannel, PushPayloads } from '../../../shared/ipc';
-import type { EventOf } from '../../../shared/protocol';
-
-const WILDCARD_FLAGS = ['wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
-
-/** A user setting with its documented default when the snapshot lacks it. */
-function boolSetting(state: AccountState, name: string, fallback: boolean): boolean {
-  const v = state.userSettings[name];
-  return typeof v === 'boolean' ? v : fallback;
-}
 
 // ---- the badge ------------------------------------------------------------------------------
 
@@ -45,60 +44,18 @@ export function trayTooltip(count: number): string {
 }
 
 // ---- notifications --------------------------------------------------------------------------
+// The rules live in shared/domain/notify.ts (the renderer's browser-mode notifications use them
+// too); re-exported here, where the main process has always found them.
 
-export type MessageEvent = EventOf<'message'>;
-
-/** stream's desktop_notifications or wildcard_mentions_notify, null meaning the user's own setting. */
-function streamReceives(
-  state: AccountState,
-  streamId: number | undefined,
-  which: 'desktop' | 'wildcard',
-): boolean {
-  if (streamId === undefined) return false;
-  const sub = state.subscriptions.subscribed[streamId];
-  if (!sub) return false;
-  const own = which === 'desktop' ? sub.desktop_notifications : sub.wildcard_mentions_notify;
-  if (own !== null) return own;
-  return which === 'desktop'
-    ? boolSetting(state, 'enable_stream_desktop_notifications', false)
-    : boolSetting(state, 'wildcard_mentions_notify', true);
-}
-
-/**
- * Whether a new message gets a desktop notification:
- * - never for the user's own or already read messages;
- * - never in a muted stream or topic, unless it mentions the user by name;
- * - a stream message when the stream's desktop_notifications says so (null: the user's
- *   enable_stream_desktop_notifications);
- * - otherwise only with enable_desktop_notifications on: private messages, direct mentions,
- *   alert words, and wildcard mentions where wildcard_mentions_notify (stream, then user) is on.
- */
-export function shouldNotify(state: AccountState, event: MessageEvent): boolean {
-  const m = event.message;
-  const flags = event.flags;
-  if (flags.includes('read') || (state.userId !== null && m.sender_id === state.userId)) return false;
-  const mentionedDirectly = flags.includes('mentioned');
-  if (
-    m.type === 'stream' &&
-    !mentionedDirectly &&
-    m.stream_id !== undefined &&
-    isTopicMuted(state, m.stream_id, m.subject)
-  ) {
-    return false;
-  }
-  if (m.type === 'stream' && streamReceives(state, m.stream_id, 'desktop')) return true;
-  if (!boolSetting(state, 'enable_desktop_notifications', true)) return false;
-  if (m.type === 'private' || mentionedDirectly || flags.includes('has_alert_word')) return true;
-  return flags.some((f) => WILDCARD_FLAGS.includes(f)) && streamReceives(state, m.stream_id, 'wildcard');
-}
-
-export interface NotificationContent {
-  title: string;
-  body: string;
-}
-
-/** Longer bodies are cut, as the interface family's clients do. */
-export const NOTIFICATION_BODY_MAX = 150;
+export {
+  BURST_SIZE,
+  burstSummary,
+  type MessageEvent,
+  NOTIFICATION_BODY_MAX,
+  type NotificationContent,
+  shouldNotify,
+  shouldPlaySound,
+} from '../../../shared/domain';
 
 /** Elements whose end separates words: "<p>a</p><p>b</p>" reads "a b", not "ab". */
 const BREAKING_TAGS = new Set('br p li div h1 h2 h3 h4 h5 h6 blockquote pre tr'.split(' '));
@@ -138,49 +95,20 @@ export function htmlToText(html: string): string {
   return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
-function truncate(text: string): string {
-  const chars = [...text];
-  return chars.length > NOTIFICATION_BODY_MAX ? `${chars.slice(0, NOTIFICATION_BODY_MAX).join('')}…` : text;
-}
-
-function stringField(m: Record<string, unknown>, name: string): string | null {
-  const v = m[name];
-  return typeof v === 'string' ? v : null;
-}
-
 /**
- * Title and body of the notification for a message. Private message content stays out when
- * pm_content_in_desktop_notifications is off (the notification may show on a locked screen).
+ * Title and body of the notification for a message (shared/domain's rules, message HTML made
+ * text by htmlToText). Private message content stays out when pm_content_in_desktop_notifications
+ * is off (the notification may show on a locked screen).
  */
 export function notificationContent(state: AccountState, event: MessageEvent): NotificationContent {
-  const m = event.message as MessageEvent['message'] & Record<string, unknown>;
-  const sender = stringField(m, 'sender_full_name') ?? 'Someone';
-  const raw = stringField(m, 'content') ?? '';
-  const text = truncate(stringField(m, 'content_type') === 'text/x-markdown' ? raw.trim() : htmlToText(raw));
-
-  if (m.type === 'stream') {
-    const streamName =
-      stringField(m, 'display_recipient') ??
-      (m.stream_id !== undefined ? state.subscriptions.subscribed[m.stream_id]?.name : undefined) ??
-      'a stream';
-    return { title: `${sender} (to ${streamName} > ${m.subject})`, body: text };
-  }
-
-  const recipients = Array.isArray(m.display_recipient) ? (m.display_recipient as unknown[]) : [];
-  const others = recipients.filter((r) => {
-    const id = (r as { id?: unknown } | null)?.id;
-    return typeof id === 'number' && id !== state.userId && id !== m.sender_id;
-  }).length;
-  const title = others === 0 ? sender : `${sender} (to you and ${others} other${others === 1 ? '' : 's'})`;
-  const showContent = boolSetting(state, 'pm_content_in_desktop_notifications', true);
-  return { title, body: showContent ? text : `New private message from ${sender}` };
+  return sharedNotificationContent(state, event, htmlToText);
 }
 
 // ---- the tracker the glue keeps -------------------------------------------------------------
 
-export interface PendingNotification extends NotificationContent {
+/** A notification to show: a message's, or one summary of a burst (shared/domain/notify.ts). */
+export interface PendingNotification extends PlannedNotification {
   accountId: string;
-  messageId: number;
 }
 
 export interface AttentionUpdate {
@@ -255,17 +183,13 @@ export class AttentionTracker {
         if (!entry || !current || current.generation !== batch.generation) return none;
         const state = current.state;
         this.accounts.set(batch.accountId, current);
-        const notifications: PendingNotification[] = [];
-        if (batch.accountId !== focusedAccountId && !this.doNotDisturb()) {
-          for (const event of batch.events) {
-            if (event.type !== 'message' || !shouldNotify(state, event)) continue;
-            notifications.push({
-              accountId: batch.accountId,
-              messageId: event.message.id,
-              ...notificationContent(state, event),
-            });
-          }
-        }
+        const notifications: PendingNotification[] =
+          batch.accountId !== focusedAccountId && !this.doNotDisturb()
+            ? planNotifications(state, batch.events, htmlToText).map((n) => ({
+                accountId: batch.accountId,
+                ...n,
+              }))
+            : [];
         return {
           notifications,
           countsChanged: selectBadgeCount(state) !== selectBadgeCount(entry.state),
