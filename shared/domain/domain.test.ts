@@ -114,7 +114,7 @@ describe('account state', () => {
   });
 
   it('never sees an unknown event type: parseEvent returns null for it', () => {
-    expect(parseEvent({ id: 1, type: 'typing', op: 'start' })).toBeNull();
+    expect(parseEvent({ id: 1, type: 'realm_export', op: 'start' })).toBeNull();
   });
 
   it('applies a batch into one new state, leaving the old one untouched', () => {

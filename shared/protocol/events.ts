@@ -262,7 +262,8 @@ export const updateMessageFlagsEventSchema = z.looseObject({
   all: z.boolean(),
 });
 
-export const messageEventSchema = z.object({
+/** Loose: `local_message_id` (given to the queue that sent it) tells the sender's echo it arrived. */
+export const messageEventSchema = z.looseObject({
   id,
   type: z.literal('message'),
   message: z.looseObject({

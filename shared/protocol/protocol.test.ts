@@ -46,7 +46,7 @@ describe('parseEvent', () => {
     });
   });
   it('returns null for an unknown type, so clients ignore it', () => {
-    expect(parseEvent({ id: 4, type: 'typing', op: 'start' })).toBeNull();
+    expect(parseEvent({ id: 4, type: 'realm_export', op: 'start' })).toBeNull();
   });
   it('throws on a known type with a wrong shape', () => {
     expect(() => parseEvent({ id: 5, type: 'user_settings', op: 'update', property: 'x' })).toThrow();

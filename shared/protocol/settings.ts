@@ -58,6 +58,8 @@ export const SHARED_SETTINGS = {
   emojiset: strEnum(EMOJISETS, 'display'),
   demote_inactive_streams: intEnum([1, 2, 3], 'display'),
   user_list_style: intEnum([1, 2, 3], null),
+  /** 1 always, 2 only in conversation views (a topic, a private conversation), 3 never. */
+  web_mark_read_on_scroll_policy: intEnum([1, 2, 3], null),
   enable_stream_desktop_notifications: bool('notification'),
   enable_stream_email_notifications: bool('notification'),
   enable_stream_push_notifications: bool('notification'),
@@ -119,6 +121,7 @@ export const DEFAULT_SHARED_SETTINGS: SharedSettings = {
   emojiset: 'setA',
   demote_inactive_streams: 1,
   user_list_style: 2,
+  web_mark_read_on_scroll_policy: 1,
   enable_stream_desktop_notifications: false,
   enable_stream_email_notifications: false,
   enable_stream_push_notifications: false,

@@ -184,6 +184,11 @@ export const PREFERENCES: SettingGroup[] = [
       enumSelect('user_list_style', 'User list style', ['Compact', 'With status', 'With avatar and status']),
       sw('left_side_userlist', 'Show the user list in the left sidebar'),
       sw('starred_message_counts', 'Show counts for starred messages'),
+      enumSelect('web_mark_read_on_scroll_policy', 'Mark messages as read on scroll', [
+        'Always',
+        'Only in conversation views',
+        'Never',
+      ]),
     ],
   },
   {
