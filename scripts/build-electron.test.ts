@@ -34,10 +34,11 @@ function requiredModules(code: string): string[] {
 }
 
 describe('main.cjs', () => {
-  it('bundles everything but electron and Node built-ins', async () => {
+  it('bundles everything but electron, Node built-ins and the native SQLite driver', async () => {
     const code = await readFile(path.join(outDir, 'main.cjs'), 'utf8');
     const external = requiredModules(code).filter((m) => m !== 'electron' && !m.startsWith('node:'));
-    expect(external).toEqual([]);
+    // The offline message cache (electron/core/messages/cache.ts): native, unpacked from app.asar.
+    expect(external).toEqual(['better-sqlite3']);
     expect(code).toContain('registerSchemesAsPrivileged');
   });
 

@@ -1,6 +1,8 @@
 /**
  * Bundles the Electron main process, the preload and the embedded server with esbuild:
- *   electron/main/index.ts    -> dist/electron/main.cjs     (Node, electron + native modules external)
+ *   electron/main/index.ts    -> dist/electron/main.cjs     (Node, electron + native modules external:
+ *                                                            better-sqlite3, the offline message cache
+ *                                                            of electron/core/messages)
  *   electron/preload/index.ts -> dist/electron/preload.cjs  (one file: a sandboxed preload can
  *                                                            require nothing but 'electron')
  *   server/main.ts            -> dist/server/main.cjs       (the packaged app's embedded server, run

@@ -1,6 +1,6 @@
 /**
  * Accounts as the renderer uses them: sign in (a new session), sign out (its session and
- * drafts closed, after asking about unsynced drafts), the active account, and the account
+ * drafts closed, after asking about unsynced drafts; its message cache and outbox deleted), the active account, and the account
  * list kept in step with what each server reports (name, version), every change pushed as
  * app.state. The list on disk is Accounts' (accounts.ts); the sessions are Sessions'.
  */
@@ -10,6 +10,7 @@ import type { RegisterState } from '../../shared/protocol';
 import { type Accounts, unknownAccount } from './accounts';
 import type { DraftStores } from './drafts';
 import { CoreError } from './errors';
+import type { MessageServices } from './messages';
 import type { Push } from './push';
 import type { Sessions } from './sessions';
 import type { UpdateMachine } from './update-machine';
@@ -20,6 +21,7 @@ export interface AccountServiceOptions {
   store: Accounts;
   sessions: Sessions;
   drafts: DraftStores;
+  messages: MessageServices;
   push: Push;
 }
 
@@ -27,10 +29,17 @@ export class AccountService {
   private readonly store: Accounts;
   private readonly sessions: Sessions;
   private readonly drafts: DraftStores;
+  private readonly messages: MessageServices;
   private readonly push: Push;
 
   constructor(options: AccountServiceOptions) {
-    ({ store: this.store, sessions: this.sessions, drafts: this.drafts, push: this.push } = options);
+    ({
+      store: this.store,
+      sessions: this.sessions,
+      drafts: this.drafts,
+      messages: this.messages,
+      push: this.push,
+    } = options);
   }
 
   async appState(): Promise<AppState> {
@@ -66,6 +75,8 @@ export class AccountService {
     }
     await this.sessions.stop(id, true);
     await this.drafts.close(id);
+    // The offline cache and the outbox go with the account (unsent messages included).
+    await this.messages.drop(id);
     this.sessions.forget(id);
     await this.store.remove(id);
     this.pushAppState();

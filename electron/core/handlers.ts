@@ -8,6 +8,7 @@ import type { AccountService } from './account-service';
 import type { ApiProxy } from './api-proxy';
 import type { DoNotDisturb } from './dnd';
 import type { DraftStores } from './drafts';
+import type { MessageServices } from './messages';
 import type { InvokeHandlers } from './router';
 import type { ServerWrites } from './server-writes';
 import type { Sessions } from './sessions';
@@ -17,6 +18,7 @@ export interface CoreServices {
   accounts: AccountService;
   sessions: Sessions;
   drafts: DraftStores;
+  messages: MessageServices;
   writes: ServerWrites;
   api: ApiProxy;
   dnd: DoNotDisturb;
@@ -27,6 +29,7 @@ export function invokeHandlers({
   accounts,
   sessions,
   drafts,
+  messages,
   writes,
   api,
   dnd,
@@ -34,6 +37,10 @@ export function invokeHandlers({
   const draftsOf = async (accountId: string) => {
     await accounts.require(accountId);
     return drafts.of(accountId);
+  };
+  const outboxOf = async (accountId: string) => {
+    await accounts.require(accountId);
+    return messages.outbox(accountId);
   };
   return {
     'app.getInfo': () => info(),
@@ -48,7 +55,13 @@ export function invokeHandlers({
     'accounts.setActive': ({ accountId }) => accounts.setActive(accountId),
     'account.getSnapshot': async ({ accountId }) => {
       await accounts.require(accountId);
-      return sessions.snapshot(accountId);
+      // Until the session registers: the last known state, marked as such, once the first try failed.
+      const live = sessions.snapshot(accountId);
+      if (live) return live;
+      // While the first register may still succeed, no saved state (the window waits for it).
+      return sessions.connection(accountId).status === 'connecting'
+        ? null
+        : messages.cachedSnapshot(accountId);
     },
     'account.getConnection': async ({ accountId }) => {
       await accounts.require(accountId);
@@ -66,6 +79,14 @@ export function invokeHandlers({
       await service.delete(localId);
       return service.list();
     },
+    'messages.fetch': async (request) => {
+      await accounts.require(request.accountId);
+      return messages.fetch(request.accountId, request);
+    },
+    'outbox.send': async ({ accountId, message }) => (await outboxOf(accountId)).send(message),
+    'outbox.list': async ({ accountId }) => (await outboxOf(accountId)).list(),
+    'outbox.retry': async ({ accountId, localId }) => (await outboxOf(accountId)).retry(localId),
+    'outbox.discard': async ({ accountId, localId }) => (await outboxOf(accountId)).discard(localId),
     'api.call': (request) => api.call(request),
     'api.upload': (request) => api.upload(request),
     'dnd.get': async () => {

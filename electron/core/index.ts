@@ -1,6 +1,6 @@
 /**
  * The core of the main process, free of Electron: accounts, credentials, one session (an
- * UpdateMachine) per account, drafts, writes, the REST proxy (api-proxy.ts), do not disturb
+ * UpdateMachine) per account, drafts, messages (offline cache and outbox), writes, the REST proxy (api-proxy.ts), do not disturb
  * (dnd.ts) and the IPC router, each a small service of its own, wired together here.
  * Electron's glue (electron/main) and browser mode each create one core and connect their
  * transport to `handleInvoke` and `onPush`; nothing else crosses into a renderer, and never an
@@ -8,6 +8,7 @@
  */
 import type { FetchLike } from '../../shared/client';
 import type { AccountState } from '../../shared/domain';
+import type { Narrow } from '../../shared/domain/narrow';
 import type { AppState, IpcResult } from '../../shared/ipc';
 import { AccountService } from './account-service';
 import { Accounts } from './accounts';
@@ -16,6 +17,7 @@ import { appInfo } from './app-info';
 import { DoNotDisturb } from './dnd';
 import { DraftStores } from './drafts';
 import { invokeHandlers } from './handlers';
+import { MessageServices } from './messages';
 import { PushFanOut, type PushListener } from './push';
 import { createRouter } from './router';
 import type { SecretStore } from './secrets';
@@ -65,6 +67,11 @@ export interface Core {
    */
   setActiveAccount(accountId: string): Promise<AppState>;
   /**
+   * Shows a conversation (a notification was clicked): makes the account the active one, as
+   * setActiveAccount does, then pushes app.openNarrow. Rejects for an unknown account.
+   */
+  openNarrow(accountId: string, narrow: Narrow, messageId: number | null): Promise<void>;
+  /**
    * An account's current state (shared/domain) and its snapshot generation, null while it has
    * none. Current as of the latest push: a push listener reads the state that includes it.
    */
@@ -95,7 +102,13 @@ export function createCore(options: CoreOptions): Core {
       return typeof value === 'boolean' ? value : null;
     },
   });
-  const accounts = new AccountService({ store, sessions, drafts, push });
+  const messages = new MessageServices({
+    profileDir: options.profileDir,
+    push,
+    sessions,
+    ownUserId: (id) => sessions.accountState(id)?.state.userId ?? store.get(id)?.userId ?? null,
+  });
+  const accounts = new AccountService({ store, sessions, drafts, messages, push });
   // Our own write of the drafts setting reaches the drafts before its event does.
   const writes = new ServerWrites(accounts, sessions, (id, changes, ignored) =>
     drafts.settingsWritten(id, changes, ignored),
@@ -103,12 +116,13 @@ export function createCore(options: CoreOptions): Core {
   sessions.onStart((id, machine, client) => {
     accounts.follow(id, machine);
     drafts.follow(id, machine, client);
+    messages.follow(id, machine, client);
   });
   const api = new ApiProxy(accounts, sessions);
   const dnd = new DoNotDisturb({ profileDir: options.profileDir, push });
   const info = () => appInfo({ ...options, secretStorageEncrypted: options.secretStore.encrypted });
   const router = createRouter(
-    invokeHandlers({ info, accounts, sessions, drafts, writes, api, dnd }),
+    invokeHandlers({ info, accounts, sessions, drafts, messages, writes, api, dnd }),
     options.isTrustedSender,
   );
   let starting: Promise<void> | null = null;
@@ -123,11 +137,16 @@ export function createCore(options: CoreOptions): Core {
       dnd.close();
       await sessions.stopAll();
       await drafts.closeAll();
+      await messages.closeAll();
     },
     handleInvoke: (sender, channel, payload) => router.handleInvoke(sender, channel, payload),
     onPush: (listener) => pushes.listen(listener),
     wakeAll: () => sessions.wakeAll(),
     setActiveAccount: (accountId) => accounts.setActive(accountId),
+    async openNarrow(accountId, narrow, messageId) {
+      await accounts.setActive(accountId);
+      push('app.openNarrow', { accountId, narrow, messageId });
+    },
     accountState: (accountId) => sessions.accountState(accountId),
     isDoNotDisturb: () => dnd.isOn(),
   };

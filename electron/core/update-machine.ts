@@ -209,6 +209,11 @@ export class UpdateMachine {
     return { ...this.conn };
   }
 
+  /** The event queue registered now (null before a register and after a loss), for local echo. */
+  currentQueueId(): string | null {
+    return this.queueId;
+  }
+
   // ---- the loop -----------------------------------------------------------------------------
 
   private async run(): Promise<void> {
