@@ -13,7 +13,7 @@ export interface AttentionWiring {
   /** The window the app shows (null while none is open). */
   window(): BrowserWindow | null;
   tray: Tray | null;
-  /** Brings the window up for an account (a notification was clicked). */
+  /** Brings the window up for an account (a notification was clicked, before its conversation opens). */
   showAccount(accountId: string): void;
 }
 
@@ -68,11 +68,17 @@ export function wireAttention(core: Core, wiring: AttentionWiring): AttentionTra
     if (update.languageChanged) updateSpellchecker();
     if (update.notifications.length === 0 || !Notification.isSupported()) return;
     for (const n of update.notifications) {
-      const notification = new Notification({ title: n.title, body: n.body });
+      // The system's own sound, per enable_sounds and notification_sound ("none": silent); the
+      // renderer plays the chosen tone only for messages of the account in a focused window.
+      const notification = new Notification({ title: n.title, body: n.body, silent: n.silent });
       shown.add(notification);
       notification.on('click', () => {
         shown.delete(notification);
+        // Up and on the account at once; then the conversation (a summary: the newest's).
         wiring.showAccount(n.accountId);
+        core
+          .openNarrow(n.accountId, n.narrow, n.messageId)
+          .catch((error: unknown) => console.error('confab: could not open the conversation', error));
       });
       notification.on('close', () => shown.delete(notification));
       notification.show();
