@@ -63,6 +63,33 @@ md.renderer.rules.mention = (tokens, idx) => {
     : `<span class="${cls}" data-user-id="${target.userId}">${quiet ? '' : '@'}${escapeHtml(target.fullName)}</span>`;
 };
 
+/**
+ * The family's special fences: ```quote (a quoted reply, its text Markdown again) and
+ * ```spoiler Header (collapsed until opened; the header and the text are Markdown), drawn as
+ * the family draws them. Any other fence is code, as before.
+ */
+const renderFence = md.renderer.rules.fence;
+md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const token = tokens[idx];
+  if (!token) return '';
+  const info = token.info.trim();
+  const [kind = '', ...rest] = info.split(/\s+/);
+  if (kind === 'quote' || kind === 'quoted') {
+    return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
+  }
+  if (kind === 'spoiler') {
+    const header = rest.join(' ');
+    return (
+      '<div class="spoiler-block"><div class="spoiler-header">' +
+      (header === '' ? '' : md.render(header, env)) +
+      '</div><div class="spoiler-content" aria-hidden="true">' +
+      md.render(token.content, env) +
+      '</div></div>\n'
+    );
+  }
+  return renderFence ? renderFence(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+};
+
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',
@@ -92,16 +119,22 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'th',
     'td',
     'span',
+    'div',
   ],
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
     span: ['class', 'data-user-id'],
+    div: ['class', 'aria-hidden'],
     code: ['class'],
     ol: ['start'],
     th: ['style'],
     td: ['style'],
   },
-  allowedClasses: { code: [/^language-[\w+#.-]+$/], span: ['user-mention', 'silent'] },
+  allowedClasses: {
+    code: [/^language-[\w+#.-]+$/],
+    span: ['user-mention', 'silent'],
+    div: ['spoiler-block', 'spoiler-header', 'spoiler-content'],
+  },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],

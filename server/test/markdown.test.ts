@@ -103,6 +103,23 @@ describe('renderMessage mentions', () => {
     expect(renderMarkdown('@**Bob Smith**')).toBe('<p>@<strong>Bob Smith</strong></p>');
   });
 
+  it('draws ```quote as a quotation of Markdown, and ```spoiler collapsed under its header', () => {
+    expect(renderMarkdown('```quote\nsaid **this**\n```')).toBe(
+      '<blockquote>\n<p>said <strong>this</strong></p>\n</blockquote>',
+    );
+    expect(renderMarkdown('```spoiler The *end*\nThey win\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header"><p>The <em>end</em></p>\n</div><div class="spoiler-content" aria-hidden="true"><p>They win</p>\n</div></div>',
+    );
+    expect(renderMarkdown('```spoiler\nx\n```')).toBe(
+      '<div class="spoiler-block"><div class="spoiler-header"></div><div class="spoiler-content" aria-hidden="true"><p>x</p>\n</div></div>',
+    );
+    // Other fences stay code; a div written by hand is text, not a spoiler.
+    expect(renderMarkdown('```js\nquote\n```')).toBe('<pre><code class="language-js">quote\n</code></pre>');
+    expect(renderMarkdown('<div class="spoiler-block">x</div>')).toBe(
+      '<p>&lt;div class="spoiler-block"&gt;x&lt;/div&gt;</p>',
+    );
+  });
+
   it('sanitizing keeps only mention spans', () => {
     expect(renderMarkdown('<span class="user-mention" data-user-id="1" onclick="x()">a</span>')).toBe(
       '<p>&lt;span class="user-mention" data-user-id="1" onclick="x()"&gt;a&lt;/span&gt;</p>',
