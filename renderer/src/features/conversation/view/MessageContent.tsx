@@ -1,0 +1,156 @@
+/**
+ * A message's rendered content on screen: the server's HTML sanitized again (content.ts) and
+ * drawn with the app's own pieces: emoji in the account's `emojiset`, mentions (one's own
+ * highlighted), spoilers that open and close, and uploaded files as links.
+ *
+ * Uploaded files: the server serves them only with the account's credentials, which the
+ * renderer never holds, and the CSP loads no image from the server. So a file, an image
+ * included, shows as a link with its name; opening it asks the main process for a temporary
+ * URL (GET /user_uploads/… answers one, valid for a minute, needing no credentials) and opens
+ * that outside the app.
+ */
+import { Paperclip } from 'lucide-react';
+import { memo, type ReactNode, useEffect, useMemo, useState } from 'react';
+import type { RealmEmoji } from '../../../../../shared/protocol';
+import { getBridge } from '../../../bridge';
+import { callApi } from '../../../bridge/api';
+import { useAccountId, useAccountState, useAccounts, useOwnUserId, useSetting } from '../../../stores/hooks';
+import { cx, Emoji } from '../../../ui';
+import { emojiLookOf, loadedSheetIndex, loadSheetIndex, type SheetIndex } from '../../../ui/emojiSheet';
+import { type ContentContext, type ContentRenderers, convertContent, type EmojiRef } from './content';
+
+/** The emoji data (names and codes), loaded once for any set: `:name:` in text needs the names. */
+function useEmojiIndex(): SheetIndex | null {
+  const [index, setIndex] = useState(loadedSheetIndex);
+  useEffect(() => {
+    if (index) return;
+    let live = true;
+    loadSheetIndex().then(
+      (loaded) => live && setIndex(loaded),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [index]);
+  return index;
+}
+
+const namesByCode = new WeakMap<SheetIndex, Map<string, string>>();
+function nameOfCode(index: SheetIndex, code: string): string | null {
+  let names = namesByCode.get(index);
+  if (!names) {
+    names = new Map();
+    for (const [name, key] of index.byName) if (!names.has(key)) names.set(key, name);
+    namesByCode.set(index, names);
+  }
+  return names.get(code) ?? null;
+}
+
+function UploadLink({ path, children }: { path: string; children: ReactNode[] }) {
+  const accountId = useAccountId();
+  const serverUrl = useAccounts().find((a) => a.id === accountId)?.serverUrl;
+  const [error, setError] = useState<string | null>(null);
+  const href = serverUrl ? new URL(path, serverUrl).href : path;
+  const open = async () => {
+    setError(null);
+    try {
+      const body = await callApi<{ url?: string }>(getBridge(), accountId, 'GET', path);
+      if (!body.url) throw new Error('The server gave no address for this file.');
+      window.open(new URL(body.url, serverUrl ?? window.location.href).href, '_blank', 'noopener,noreferrer');
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <span className="message-upload">
+      <a
+        href={href}
+        onClick={(event) => {
+          event.preventDefault();
+          void open();
+        }}
+      >
+        <Paperclip size={13} aria-hidden="true" className="message-upload-icon" />
+        {children}
+      </a>
+      {error && (
+        <span className="message-upload-error" role="alert">
+          {' '}
+          Could not open the file: {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+export const MessageContent = memo(function MessageContent({
+  html,
+  isMeMessage = false,
+}: {
+  html: string;
+  isMeMessage?: boolean;
+}) {
+  const ownUserId = useOwnUserId();
+  const accountId = useAccountId();
+  const serverUrl = useAccounts().find((a) => a.id === accountId)?.serverUrl;
+  const realmEmoji = useAccountState((a) => a.realmEmoji);
+  const look = emojiLookOf(useSetting('emojiset'));
+  const index = useEmojiIndex();
+
+  const ctx = useMemo<ContentContext>(() => {
+    const render: ContentRenderers = {
+      emoji: (emoji: EmojiRef, key: string) => (
+        <Emoji key={key} name={emoji.name} code={emoji.code} type={emoji.type} className="message-emoji" />
+      ),
+      mention: ({ userId, groupId, silent }, children, key) => (
+        <span
+          key={key}
+          className={cx(
+            'user-mention',
+            silent && 'user-mention-silent',
+            !silent &&
+              groupId === undefined &&
+              (userId === null || userId === ownUserId) &&
+              'user-mention-me',
+          )}
+        >
+          {children}
+        </span>
+      ),
+      upload: (path, children, key) => (
+        <UploadLink key={key} path={path}>
+          {children}
+        </UploadLink>
+      ),
+    };
+    const realmByName = new Map<string, RealmEmoji>();
+    for (const emoji of Object.values(realmEmoji)) if (!emoji.deactivated) realmByName.set(emoji.name, emoji);
+    return {
+      render,
+      serverUrl,
+      emojiByName(name) {
+        const realm = realmByName.get(name);
+        if (realm) return { name, code: String(realm.id), type: 'realm_emoji' };
+        const code = index?.byName.get(name);
+        return code ? { name, code, type: 'unicode_emoji' } : null;
+      },
+      // The font draws emoji characters for the native and text sets; the image sets draw their own.
+      ...(index && (look === 'google' || look === 'twitter')
+        ? { emojiNameOfCode: (code: string) => nameOfCode(index, code) }
+        : {}),
+    };
+  }, [ownUserId, serverUrl, realmEmoji, index, look]);
+
+  const nodes = useMemo(() => {
+    const body = new DOMParser().parseFromString(isMeMessage ? stripMe(html) : html, 'text/html').body;
+    return convertContent(body, ctx);
+  }, [html, isMeMessage, ctx]);
+
+  return <div className={cx('message-content', isMeMessage && 'message-content-me')}>{nodes}</div>;
+});
+
+/** A /me message's text without its "/me " (the sender's name is shown before it instead). */
+export function stripMe(html: string): string {
+  return html.replace(/^(\s*<p>)\/me\s?/u, '$1');
+}
