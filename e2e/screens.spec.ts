@@ -59,6 +59,19 @@ const SCREENS: Screen[] = [
     ready: (page) => expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible(),
   },
   {
+    name: 'recent',
+    open: (page) => openView(page, 'Recent conversations'),
+    ready: (page) => expect(page.getByRole('grid', { name: 'Recent conversations' })).toBeVisible(),
+  },
+  {
+    name: 'search-suggestions',
+    open: async (page) => {
+      await page.getByRole('searchbox', { name: 'Search messages' }).click();
+      await page.keyboard.type('stream:');
+    },
+    ready: (page) => expect(page.getByRole('menu', { name: 'Search suggestions' })).toBeVisible(),
+  },
+  {
     name: 'drafts',
     open: (page) => openView(page, 'Drafts'),
     ready: (page) => expect(page.getByRole('heading', { name: 'Drafts', level: 1 })).toBeVisible(),
@@ -153,7 +166,10 @@ const SCREENS: Screen[] = [
   },
   {
     name: 'stream-view',
-    open: (page) => openView(page, 'engineering'),
+    open: async (page) => {
+      await openView(page, 'engineering');
+      await openView(page, 'All topics');
+    },
     ready: (page) => expect(page.getByRole('list', { name: 'Topics in engineering' })).toBeVisible(),
   },
 ];

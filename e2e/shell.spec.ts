@@ -50,6 +50,9 @@ test('sidebar and inbox counts follow what others send, and a topic is marked re
   await expect.poll(() => unreadOf(general), { timeout: 5000 }).toBe(before + 2);
 
   // The inbox lists the topic under its stream, with its count.
+  await sidebar(page)
+    .getByRole('button', { name: /^Inbox/ })
+    .click();
   const inbox = page.getByRole('main', { name: 'Inbox' });
   await expect(inbox).toBeVisible();
   const stream = inbox.getByRole('region', { name: 'general' });
@@ -129,7 +132,8 @@ test('keyboard shortcuts: the list, views, next unread, Escape, any layout, neve
   openSignedIn,
 }) => {
   const page = await openSignedIn({ serverUrl: server.url }, alice);
-  await expect(page.getByRole('main', { name: 'Inbox' })).toBeVisible();
+  // The app starts on the default view (default_view: Recent conversations).
+  await expect(page.getByRole('main', { name: 'Recent conversations' })).toBeVisible();
 
   await page.keyboard.press('Shift+Slash');
   const list = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
@@ -138,7 +142,7 @@ test('keyboard shortcuts: the list, views, next unread, Escape, any layout, neve
   await expect(list).toContainText('Open the command palette');
   // Keys do not fire behind a dialog.
   await page.keyboard.press('d');
-  await expect(page.getByRole('main', { name: 'Inbox' })).toBeVisible();
+  await expect(page.getByRole('main', { name: 'Recent conversations' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(list).toBeHidden();
 
@@ -165,9 +169,9 @@ test('keyboard shortcuts: the list, views, next unread, Escape, any layout, neve
   await search.fill('');
   await page.getByRole('main').click({ position: { x: 5, y: 5 } });
 
-  // n: the first unread topic (the demo leaves alice some).
+  // n: the first unread topic's messages (the demo leaves alice some).
   await page.keyboard.press('n');
-  await expect(page.getByRole('main', { name: 'Stream' })).toBeVisible();
+  await expect(page.getByRole('main', { name: 'Messages' })).toBeVisible();
   await expect(sidebar(page).locator('[aria-current="page"]')).toHaveCount(1);
 
   // c: a new message.
@@ -190,11 +194,11 @@ test('the command palette jumps to a stream by typing and Enter, and runs action
   await expect(palette.getByRole('menuitem').first()).toContainText('#engineering');
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
-  await expect(page.getByRole('main', { name: 'Stream' })).toBeVisible();
+  await expect(page.getByRole('main', { name: 'Messages' })).toBeVisible();
   await expect(streamRow(page, 'engineering')).toHaveAttribute('aria-current', 'page');
 
-  // `/` opens it too; a settings section, with the arrow keys.
-  await page.keyboard.press('/');
+  // A settings section.
+  await page.keyboard.press('Control+k');
   await expect(palette).toBeVisible();
   await page.keyboard.type('prefer');
   await expect(palette.getByRole('menuitem').first()).toContainText('Preferences');
@@ -221,12 +225,14 @@ test('the command palette jumps to a stream by typing and Enter, and runs action
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
-  // Nothing matches: it says so.
+  // Nothing else matches: it offers to search the messages for it.
   await page.keyboard.press('Control+k');
   await page.keyboard.type('zzzqqq');
-  await expect(palette).toContainText('Nothing matches');
-  await page.keyboard.press('Escape');
+  await expect(palette.getByRole('menuitem')).toHaveCount(1);
+  await expect(palette.getByRole('menuitem')).toContainText('Search for “zzzqqq”');
+  await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
+  await expect(page.getByRole('searchbox', { name: 'Search messages' })).toHaveValue('zzzqqq');
 });
 
 test('do not disturb for 1 hour shows until when, in the time format chosen, and turns off', async ({

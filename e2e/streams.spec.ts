@@ -242,9 +242,15 @@ test('personal settings: color, pin, mute and a notification override', async ({
 });
 
 test('marking a stream as read; muting a topic', async ({ server, openSignedIn }) => {
+  // Seeing the stream's messages on the way to its topic list would read them: not here.
+  await api(server, 'alice', 'PATCH', '/settings', { web_mark_read_on_scroll_policy: 3 });
   const page = await openSignedIn({ serverUrl: server.url }, as(server, 'alice'));
   await sidebar(page)
     .getByRole('button', { name: /^engineering/ })
+    .click();
+  // The stream's messages open; its topic list is one step further.
+  await sidebar(page)
+    .getByRole('button', { name: /^All topics/ })
     .click();
   const view = main(page);
   await expect(view.getByRole('heading', { name: 'engineering', level: 1 })).toBeVisible();
@@ -324,6 +330,9 @@ test('an administrator deletes a topic after a confirmation naming its messages,
 
   await sidebar(page)
     .getByRole('button', { name: /^general/ })
+    .click();
+  await sidebar(page)
+    .getByRole('button', { name: /^All topics/ })
     .click();
   const topics = main(page).getByRole('list', { name: 'Topics in general' });
   await topics.getByRole('button', { name: 'Actions for topic lunch plans' }).click();
@@ -472,6 +481,9 @@ test('following and unfollowing a topic; another window shows it', async ({ serv
     await sidebar(p)
       .getByRole('button', { name: /^engineering/ })
       .click();
+    await sidebar(p)
+      .getByRole('button', { name: /^All topics/ })
+      .click();
     return main(p)
       .getByRole('list', { name: 'Topics in engineering' })
       .getByRole('listitem')
@@ -551,6 +563,9 @@ for (const scheme of ['light', 'dark'] as const) {
 
     await sidebar(page)
       .getByRole('button', { name: /^general/ })
+      .click();
+    await sidebar(page)
+      .getByRole('button', { name: /^All topics/ })
       .click();
     await expect(main(page).getByRole('list', { name: 'Topics in general' })).toBeVisible();
     await shot('view');

@@ -2,8 +2,8 @@
  * Inbox: everything unread at a glance. Private conversations first, then each stream (its
  * color, name and count) with its topics (newest first, each with its count); muted topics
  * are left out and muted streams dimmed, as the counts do. A stream folds and unfolds; a
- * topic, a stream or a conversation is marked as read in one click. Arrow keys move between
- * rows (Left folds, Right unfolds), Enter opens.
+ * topic, a stream or a conversation is marked as read in one click, and opens its messages
+ * on a click. Arrow keys move between rows (Left folds, Right unfolds), Enter opens.
  */
 import { AtSign, CheckCheck, ChevronDown, ChevronRight, Hash, Lock, MessageSquare, Star } from 'lucide-react';
 import { type KeyboardEvent, type ReactNode, useRef } from 'react';
@@ -12,7 +12,7 @@ import { Button, CountBadge, cx, EmptyState, IconButton, InlineError, ScreenHead
 import { useNavigate } from '../shell/navigation';
 import { streamColorRef } from '../shell/streamColor';
 import './home.css';
-import type { InboxConversation, InboxStream } from './inbox';
+import { conversationNarrow, type InboxConversation, type InboxStream } from './inbox';
 import { useInbox } from './useInbox';
 import { type MarkAsRead, useMarkAsRead } from './useMarkAsRead';
 
@@ -185,6 +185,7 @@ function ConversationGroup({
         icon={<MessageSquare size={16} aria-hidden="true" className="inbox-icon" />}
         label="Private messages"
         count={count}
+        onOpen={() => navigate({ name: 'narrow', narrow: { kind: 'dms' } })}
         onMarkRead={() => marks.mark(all)}
         markPending={marks.isPending(all)}
         markLabel="Mark all private messages as read"
@@ -200,7 +201,7 @@ function ConversationGroup({
                   type="button"
                   className="inbox-row-main"
                   data-inbox-row=""
-                  onClick={() => navigate({ name: 'recent' })}
+                  onClick={() => navigate({ name: 'narrow', narrow: conversationNarrow(c) })}
                 >
                   <span className="inbox-name">{names}</span>
                   {c.mentioned && <AtSign size={14} aria-label="mentions you" className="inbox-mention" />}
@@ -245,7 +246,7 @@ function StreamGroup({ stream, marks }: { stream: InboxStream; marks: MarkAsRead
         label={stream.name}
         count={stream.count}
         muted={stream.muted}
-        onOpen={() => navigate({ name: 'stream', streamId: stream.streamId })}
+        onOpen={() => navigate({ name: 'narrow', narrow: { kind: 'stream', streamId: stream.streamId } })}
         onMarkRead={() => marks.mark(target)}
         markPending={marks.isPending(target)}
         markLabel={`Mark ${stream.name} as read`}
@@ -260,7 +261,12 @@ function StreamGroup({ stream, marks }: { stream: InboxStream; marks: MarkAsRead
                   type="button"
                   className="inbox-row-main"
                   data-inbox-row=""
-                  onClick={() => navigate({ name: 'stream', streamId: stream.streamId, topic: t.topic })}
+                  onClick={() =>
+                    navigate({
+                      name: 'narrow',
+                      narrow: { kind: 'topic', streamId: stream.streamId, topic: t.topic },
+                    })
+                  }
                 >
                   <span className="inbox-name">{t.topic || '(no topic)'}</span>
                   {t.followed && <Star size={13} aria-label="followed" className="inbox-followed" />}

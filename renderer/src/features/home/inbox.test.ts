@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { topicKey } from '../../../../shared/domain';
 import type { Subscription, User } from '../../../../shared/protocol';
-import { type InboxInputs, inboxModel, nextUnreadTopic } from './inbox';
+import { conversationNarrow, type InboxInputs, inboxModel, nextUnreadTopic } from './inbox';
 
 const sub = (id: number, name: string, extra: Partial<Subscription> = {}) =>
   ({ stream_id: id, name, color: '#336699', is_muted: false, pin_to_top: false, ...extra }) as Subscription;
@@ -93,6 +93,14 @@ describe('inboxModel', () => {
     });
     // From a stream's page: the next stream.
     expect(nextUnreadTopic(model, { streamId: 12 })).toEqual({ streamId: 10, topic: 'lunch' });
+  });
+
+  it('opens a private conversation by its other people (sorted)', () => {
+    expect(model.conversations.map(conversationNarrow)).toEqual([
+      { kind: 'dm', userIds: [2] },
+      { kind: 'dm', userIds: [2, 3] },
+    ]);
+    expect(conversationNarrow({ userIds: [3, 2] })).toEqual({ kind: 'dm', userIds: [2, 3] });
   });
 
   it('is empty with nothing unread', () => {

@@ -7,6 +7,7 @@
  */
 import {
   type AccountState,
+  type Narrow,
   topicPolicy,
   type UnreadLocation,
   VISIBILITY_POLICY,
@@ -173,4 +174,9 @@ export function nextUnreadTopic(
     return next ?? all.find((t) => t.streamId !== current.streamId) ?? null;
   }
   return all[(index + 1) % all.length] ?? null;
+}
+
+/** The private conversation's narrow (its other people; oneself for a conversation with oneself). */
+export function conversationNarrow(conversation: Pick<InboxConversation, 'userIds'>): Narrow {
+  return { kind: 'dm', userIds: [...conversation.userIds].sort((a, b) => a - b) };
 }

@@ -25,6 +25,7 @@ import { LoginScreen } from '../login/LoginScreen';
 import { PeopleList } from '../people/PeopleList';
 import { ProfileCard } from '../people/ProfileCard';
 import { RecentConversations } from '../recent';
+import { SearchBox } from '../search/SearchBox';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { StatusDialog } from '../status/StatusDialog';
 import { LongWriteStatus } from '../streams/LongWriteStatus';
@@ -34,7 +35,8 @@ import { AccountSwitcher } from './AccountSwitcher';
 import { CommandPalette } from './CommandPalette';
 import { ConnectionBanner, StatusBadge } from './Connection';
 import { useCloseDialog, useOpenDialog, useProfileUserId } from './dialogs';
-import { navigation, type Route, useRoute } from './navigation';
+import { Notifier } from './Notifier';
+import { defaultRouteFor, navigation, type Route, readingStream, useRoute } from './navigation';
 import { ShortcutsDialog, useGlobalShortcuts } from './Shortcuts';
 import { Sidebar } from './Sidebar';
 import { ThemeSync } from './ThemeSync';
@@ -82,11 +84,20 @@ function SignedIn({ account, onAddAccount }: { account: AccountSummary; onAddAcc
     >
       <ThemeSync />
       <PresenceReporter />
+      <Notifier />
+      <StartRoute accountId={account.id} />
       <Frame accountId={account.id} onAddAccount={onAddAccount} />
       <Shortcuts />
       <AppDialogs />
     </AccountProvider>
   );
+}
+
+/** Goes to the account's `default_view` once its state is there (not on later changes of it). */
+function StartRoute({ accountId }: { accountId: string }) {
+  const defaultView = useSetting('default_view');
+  useEffect(() => navigation.start(accountId, defaultRouteFor(defaultView)), [accountId, defaultView]);
+  return null;
 }
 
 /** Tells the server this window's user is here (without it others see them offline). */
@@ -106,6 +117,9 @@ function Frame({ accountId, onAddAccount }: { accountId: string; onAddAccount: (
         people={peopleLeft ? <PeopleList placement="sidebar" /> : undefined}
       />
       <main className="main" aria-label={screenLabel(route)}>
+        <div className="top-bar">
+          <SearchBox />
+        </div>
         <ConnectionBanner />
         <LongWriteStatus />
         <div className="main-scroll">
@@ -223,16 +237,16 @@ function AppDialogs() {
   );
 }
 
-/** The keyboard shortcuts (Shortcuts.tsx); `n` goes to the next unread topic of the inbox. */
+/** The keyboard shortcuts (Shortcuts.tsx); `n` opens the next unread topic of the inbox. */
 function Shortcuts() {
   const inbox = useInbox();
   const latest = useRef(inbox);
   latest.current = inbox;
   const nextUnread = useCallback((): Route | null => {
-    const route = navigation.get();
-    const current = route.name === 'stream' ? { streamId: route.streamId, topic: route.topic } : undefined;
-    const next = nextUnreadTopic(latest.current, current);
-    return next ? { name: 'stream', streamId: next.streamId, topic: next.topic } : null;
+    const next = nextUnreadTopic(latest.current, readingStream(navigation.get()) ?? undefined);
+    return next
+      ? { name: 'narrow', narrow: { kind: 'topic', streamId: next.streamId, topic: next.topic } }
+      : null;
   }, []);
   useGlobalShortcuts(nextUnread);
   return null;

@@ -1,7 +1,8 @@
 /**
- * The command palette (Ctrl/⌘+K, or `/`): one field that jumps anywhere (a stream, a topic, a
- * person, a settings section or one setting, a view) or runs an action (set status, do not
- * disturb, mark all as read, sign out...). Typing filters fuzzily; arrow keys move, Enter runs,
+ * The command palette (Ctrl/⌘+K): one field that jumps anywhere (a stream's or a topic's
+ * messages, a person, a settings section or one setting, a view) or runs an action (set status,
+ * do not disturb, mark all as read, sign out...), and last searches the messages for what was
+ * typed. Typing filters fuzzily; arrow keys move, Enter runs,
  * Escape closes; the focus returns where it was (or goes to the setting jumped to), also
  * when a dialog the palette opened closes.
  *
@@ -22,6 +23,7 @@ import {
   Keyboard,
   Lock,
   LogOut,
+  MessageSquare,
   MessagesSquare,
   PenSquare,
   Search,
@@ -53,6 +55,7 @@ import {
   PALETTE_SECTIONS,
   type PaletteEntry,
   type PaletteKind,
+  searchEntry,
   streamQuery,
 } from './palette';
 import { useSignOutFlow } from './useSignOutFlow';
@@ -84,12 +87,48 @@ const SETTING_PLACES = settingPlaces();
 const sectionLabel = (section: SettingsSection): string =>
   SETTINGS_SECTIONS.find((s) => s.section === section)?.label ?? section;
 
-const VIEWS: { route: Route; label: string; icon: ReactNode }[] = [
-  { route: { name: 'inbox' }, label: 'Inbox', icon: <Inbox size={15} aria-hidden="true" /> },
-  { route: { name: 'recent' }, label: 'Recent conversations', icon: <Clock size={15} aria-hidden="true" /> },
-  { route: { name: 'all' }, label: 'All messages', icon: <MessagesSquare size={15} aria-hidden="true" /> },
-  { route: { name: 'starred' }, label: 'Starred messages', icon: <Star size={15} aria-hidden="true" /> },
-  { route: { name: 'drafts' }, label: 'Drafts', icon: <FilePen size={15} aria-hidden="true" /> },
+const VIEWS: { id: string; route: Route; label: string; icon: ReactNode; keywords?: string }[] = [
+  { id: 'inbox', route: { name: 'inbox' }, label: 'Inbox', icon: <Inbox size={15} aria-hidden="true" /> },
+  {
+    id: 'recent',
+    route: { name: 'recent' },
+    label: 'Recent conversations',
+    icon: <Clock size={15} aria-hidden="true" />,
+    keywords: 'recent topics',
+  },
+  {
+    id: 'all',
+    route: { name: 'all' },
+    label: 'All messages',
+    icon: <MessagesSquare size={15} aria-hidden="true" />,
+    keywords: 'combined feed home',
+  },
+  {
+    id: 'mentions',
+    route: { name: 'narrow', narrow: { kind: 'mentions' } },
+    label: 'Mentions',
+    icon: <AtSign size={15} aria-hidden="true" />,
+    keywords: 'mentioned @',
+  },
+  {
+    id: 'dms',
+    route: { name: 'narrow', narrow: { kind: 'dms' } },
+    label: 'Private messages',
+    icon: <MessageSquare size={15} aria-hidden="true" />,
+    keywords: 'direct messages dm pm',
+  },
+  {
+    id: 'starred',
+    route: { name: 'starred' },
+    label: 'Starred messages',
+    icon: <Star size={15} aria-hidden="true" />,
+  },
+  {
+    id: 'drafts',
+    route: { name: 'drafts' },
+    label: 'Drafts',
+    icon: <FilePen size={15} aria-hidden="true" />,
+  },
 ];
 
 interface Command extends PaletteEntry {
@@ -133,7 +172,20 @@ function PaletteBody({
     document.activeElement instanceof HTMLElement ? document.activeElement : null,
   );
   const commands = useCommands(onSignOut, onError, useDeferredValue(query));
-  const shown = useMemo(() => filterPalette(commands, query, 40), [commands, query]);
+  const shown = useMemo(() => {
+    const matches = filterPalette(commands, query, 40);
+    const search = searchEntry(query);
+    if (!search) return matches;
+    const q = query.trim();
+    return [
+      ...matches,
+      {
+        ...search,
+        icon: <Search size={15} aria-hidden="true" />,
+        run: () => navigation.navigate({ name: 'narrow', narrow: { kind: 'search', query: q } }),
+      },
+    ];
+  }, [commands, query]);
   const sections = PALETTE_SECTIONS.map((s) => ({
     ...s,
     items: shown.filter((c) => c.kind === s.kind),
@@ -396,9 +448,10 @@ function useCommands(
 
     for (const view of VIEWS) {
       commands.push({
-        id: `view:${view.route.name}`,
+        id: `view:${view.id}`,
         kind: 'view',
         label: view.label,
+        keywords: view.keywords,
         icon: view.icon,
         run: go(view.route),
       });
@@ -413,7 +466,7 @@ function useCommands(
         detail: sub.is_muted ? 'muted' : undefined,
         keywords: sub.description,
         icon: sub.invite_only ? <Lock size={15} aria-hidden="true" /> : <Hash size={15} aria-hidden="true" />,
-        run: go({ name: 'stream', streamId: sub.stream_id }),
+        run: go({ name: 'narrow', narrow: { kind: 'stream', streamId: sub.stream_id } }),
       });
     }
 
@@ -431,7 +484,7 @@ function useCommands(
         ) : (
           <MessagesSquare size={15} aria-hidden="true" />
         ),
-        run: go({ name: 'stream', streamId: t.streamId, topic: t.topic }),
+        run: go({ name: 'narrow', narrow: { kind: 'topic', streamId: t.streamId, topic: t.topic } }),
       });
     }
 

@@ -8,13 +8,17 @@ import { useSetting } from '../../stores/hooks';
 import { Dialog } from '../../ui';
 import { appDialogs, useOpenDialog } from './dialogs';
 import { isTypingTarget, keyLabel, matchShortcut, SHORTCUTS, type ShortcutId } from './hotkeys';
-import { navigation, type Route } from './navigation';
+import { defaultRouteFor, navigation, type Route } from './navigation';
 
 export const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-/** The view Escape goes to (default_view). */
-export function defaultViewRoute(defaultView: unknown): Route {
-  return defaultView === 'all_messages' ? { name: 'all' } : { name: 'recent' };
+/** Focuses the search box of the top bar (features/search marks it); false when there is none. */
+function focusSearch(): boolean {
+  const box = document.querySelector<HTMLInputElement>('[data-search-box] input');
+  if (!box) return false;
+  box.focus();
+  box.select();
+  return true;
 }
 
 /**
@@ -30,15 +34,20 @@ export function useGlobalShortcuts(nextUnread: () => Route | null) {
       if (event.defaultPrevented || event.isComposing) return;
       // A modal (ours or another screen's) owns the keyboard while it is open.
       if (open !== null || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
-      const id = matchShortcut(event, isTypingTarget(event.target));
+      // The focus counts as well as the target: a field with suggestions (react-aria's
+      // Autocomplete) replays its keys on the suggestion list, outside the field.
+      const typing = isTypingTarget(event.target) || isTypingTarget(document.activeElement);
+      const id = matchShortcut(event, typing);
       if (!id) return;
       if (run(id)) event.preventDefault();
     };
     const run = (id: ShortcutId): boolean => {
       switch (id) {
         case 'palette':
-        case 'search':
           appDialogs.show('palette');
+          return true;
+        case 'search':
+          if (!focusSearch()) appDialogs.show('palette');
           return true;
         case 'shortcuts':
           appDialogs.show('shortcuts');
@@ -66,7 +75,7 @@ export function useGlobalShortcuts(nextUnread: () => Route | null) {
         case 'escape':
           // Escape in a menu or popover closes that; here only when nothing else took it.
           if (!escapeHome || document.querySelector('[data-trigger], .popover')) return false;
-          navigation.navigate(defaultViewRoute(defaultView));
+          navigation.navigate(defaultRouteFor(defaultView));
           return true;
       }
     };

@@ -1,8 +1,10 @@
 /**
- * The left sidebar: the accounts (when there are several), the views, and the subscribed
- * streams with their unread counts: pinned first, then the others, then (per
- * `demote_inactive_streams`) the inactive ones under their own heading; muted streams sit at the
- * end of their group, dimmed, their unreads not counted. The account menu is at the bottom.
+ * The left sidebar: the views (the user's `default_view` first), the subscribed streams with
+ * their unread counts: pinned first, then the others, then (per `demote_inactive_streams`) the
+ * inactive ones under their own heading; muted streams sit at the end of their group, dimmed,
+ * their unreads not counted. A stream opens its messages; the stream being read shows its
+ * topics (the newest and the unread ones) and a way to all of them. Then the recent private
+ * conversations. The account menu is at the bottom.
  */
 import {
   AtSign,
@@ -10,20 +12,26 @@ import {
   FilePen,
   Hash,
   Inbox,
+  List,
   Lock,
   type LucideIcon,
+  MessageSquare,
   MessagesSquare,
   Plus,
   Star,
 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
-import { unreadSummary } from '../../../../shared/domain';
+import { type ReactNode, useMemo, useState } from 'react';
+import { topicKey, unreadSummary } from '../../../../shared/domain';
+import { narrowKey } from '../../../../shared/domain/narrow';
 import type { Subscription } from '../../../../shared/protocol';
+import { useApiQuery } from '../../queries/api';
 import { useDrafts } from '../../queries/drafts';
 import {
   useAccountId,
   useAccountState,
   useMentionUnread,
+  usePrivateUnread,
+  useRecentPrivateConversations,
   useSetting,
   useStarredCount,
   useStreamUnread,
@@ -33,19 +41,42 @@ import {
 } from '../../stores/hooks';
 import { CountBadge, cx, IconButton, SearchField } from '../../ui';
 import { usePendingDeletes } from '../drafts/pendingDeletes';
+import { unreadByConversation } from '../recent/recent';
 import { AccountMenu } from './AccountMenu';
 import { DoNotDisturbControl } from './DoNotDisturb';
 import { demotesInactive, isInactive } from './inactiveStreams';
-import { type Route, useNavigate, useRoute, type ViewName } from './navigation';
+import { orderedViews, type Route, readingStream, sameRoute, useNavigate, useRoute } from './navigation';
+import { sidebarTopics } from './sidebarTopics';
 import { streamColorRef } from './streamColor';
 
-const VIEWS: { view: ViewName; label: string; icon: LucideIcon }[] = [
-  { view: 'inbox', label: 'Inbox', icon: Inbox },
-  { view: 'recent', label: 'Recent conversations', icon: Clock },
-  { view: 'all', label: 'All messages', icon: MessagesSquare },
-  { view: 'starred', label: 'Starred messages', icon: Star },
-  { view: 'drafts', label: 'Drafts', icon: FilePen },
+type SidebarView = 'inbox' | 'recent' | 'all' | 'mentions' | 'dms' | 'starred' | 'drafts';
+
+const VIEWS: { view: SidebarView; route: Route; label: string; icon: LucideIcon }[] = [
+  { view: 'inbox', route: { name: 'inbox' }, label: 'Inbox', icon: Inbox },
+  { view: 'recent', route: { name: 'recent' }, label: 'Recent conversations', icon: Clock },
+  { view: 'all', route: { name: 'all' }, label: 'All messages', icon: MessagesSquare },
+  {
+    view: 'mentions',
+    route: { name: 'narrow', narrow: { kind: 'mentions' } },
+    label: 'Mentions',
+    icon: AtSign,
+  },
+  {
+    view: 'dms',
+    route: { name: 'narrow', narrow: { kind: 'dms' } },
+    label: 'Private messages',
+    icon: MessageSquare,
+  },
+  { view: 'starred', route: { name: 'starred' }, label: 'Starred messages', icon: Star },
+  { view: 'drafts', route: { name: 'drafts' }, label: 'Drafts', icon: FilePen },
 ];
+
+/** Whether `route` shows a view (the narrow routes of All messages and Starred count too). */
+function isViewCurrent(view: Route, route: Route): boolean {
+  if (sameRoute(view, route)) return true;
+  if (route.name !== 'narrow' || route.messageId === undefined) return false;
+  return view.name === 'narrow' && sameRoute(view, { name: 'narrow', narrow: route.narrow });
+}
 
 export function Sidebar({ onAddAccount, people }: { onAddAccount: () => void; people?: ReactNode }) {
   return (
@@ -53,6 +84,7 @@ export function Sidebar({ onAddAccount, people }: { onAddAccount: () => void; pe
       <div className="sidebar-scroll">
         <ViewList />
         <StreamList />
+        <PrivateList />
         {people}
       </div>
       <DoNotDisturbControl />
@@ -66,11 +98,17 @@ function ViewList() {
   const navigate = useNavigate();
   const total = useUnreadTotal();
   const mentions = useMentionUnread();
+  const privateUnread = usePrivateUnread();
   const drafts = useDraftCount();
   const starred = useStarredCount();
   const showStarred = useSetting('starred_message_counts') === true;
-  const counts: Partial<Record<ViewName, ReactNode>> = {
+  const defaultView = useSetting('default_view');
+  const counts: Partial<Record<SidebarView, ReactNode>> = {
     inbox: <CountBadge count={total} />,
+    mentions: (
+      <CountBadge count={mentions} label={`${mentions} unread ${mentions === 1 ? 'mention' : 'mentions'}`} />
+    ),
+    dms: <CountBadge count={privateUnread} />,
     starred: showStarred && (
       <CountBadge
         count={starred}
@@ -82,28 +120,17 @@ function ViewList() {
   };
   return (
     <ul className="nav-list" aria-label="Views">
-      {VIEWS.map(({ view, label, icon: Icon }) => (
+      {orderedViews(VIEWS, defaultView).map(({ view, route: target, label, icon: Icon }) => (
         <li key={view}>
           <NavItem
-            current={route.name === view}
-            onSelect={() => navigate({ name: view } as Route)}
+            current={isViewCurrent(target, route)}
+            onSelect={() => navigate(target)}
             icon={<Icon size={16} aria-hidden="true" />}
             label={label}
             trailing={counts[view]}
           />
         </li>
       ))}
-      {mentions > 0 && (
-        <li>
-          <NavItem
-            current={false}
-            onSelect={() => navigate({ name: 'inbox' })}
-            icon={<AtSign size={16} aria-hidden="true" />}
-            label="Mentions"
-            trailing={<CountBadge count={mentions} label={`${mentions} unread mentions`} />}
-          />
-        </li>
-      )}
     </ul>
   );
 }
@@ -218,25 +245,135 @@ function StreamRow({ row }: { row: StreamRowData }) {
   const navigate = useNavigate();
   const unread = useStreamUnread(row.id);
   const sub = useSubscription(row.id);
-  const current = route.name === 'stream' && route.streamId === row.id;
+  const reading = readingStream(route);
+  const open = reading?.streamId === row.id;
+  const current = open && route.name === 'narrow' && reading.topic === undefined;
   return (
-    <NavItem
-      current={current}
-      className={cx(row.muted && 'nav-item-muted')}
-      onSelect={() => navigate({ name: 'stream', streamId: row.id })}
-      icon={
-        <span className="stream-swatch" ref={streamColorRef(sub?.color)}>
-          {sub?.invite_only ? (
-            <Lock size={13} strokeWidth={2.5} aria-hidden="true" />
-          ) : (
-            <Hash size={13} strokeWidth={2.5} aria-hidden="true" />
-          )}
-        </span>
-      }
-      label={row.name}
-      description={row.muted ? 'muted' : undefined}
-      trailing={<CountBadge count={unread} muted={row.muted} />}
-    />
+    <>
+      <NavItem
+        current={current}
+        className={cx(row.muted && 'nav-item-muted')}
+        onSelect={() => navigate({ name: 'narrow', narrow: { kind: 'stream', streamId: row.id } })}
+        icon={
+          <span className="stream-swatch" ref={streamColorRef(sub?.color)}>
+            {sub?.invite_only ? (
+              <Lock size={13} strokeWidth={2.5} aria-hidden="true" />
+            ) : (
+              <Hash size={13} strokeWidth={2.5} aria-hidden="true" />
+            )}
+          </span>
+        }
+        label={row.name}
+        description={row.muted ? 'muted' : undefined}
+        trailing={<CountBadge count={unread} muted={row.muted} />}
+      />
+      {open && (
+        <StreamTopics
+          streamId={row.id}
+          name={row.name}
+          current={reading.topic}
+          topicList={route.name === 'stream'}
+        />
+      )}
+    </>
+  );
+}
+
+/** The topics under the stream being read, and the way to its whole topic list. */
+function StreamTopics({
+  streamId,
+  name,
+  current,
+  topicList,
+}: {
+  streamId: number;
+  name: string;
+  current: string | undefined;
+  /** The stream's topic list is open. */
+  topicList: boolean;
+}) {
+  const navigate = useNavigate();
+  const list = useApiQuery<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
+  const counts = useAccountState((a) => unreadSummary(a).topics);
+  const topics = sidebarTopics(
+    list.data?.topics ?? [],
+    (topic) => counts[topicKey(streamId, topic)] ?? 0,
+    current,
+  );
+  return (
+    <ul className={cx('nav-list', 'topic-nav')} aria-label={`${name}: topics`}>
+      {topics.map((t) => (
+        <li key={t.name}>
+          <NavItem
+            current={current !== undefined && t.name.toLowerCase() === current.toLowerCase()}
+            className="nav-topic"
+            onSelect={() => navigate({ name: 'narrow', narrow: { kind: 'topic', streamId, topic: t.name } })}
+            icon={null}
+            label={t.name || '(no topic)'}
+            trailing={<CountBadge count={t.unread} />}
+          />
+        </li>
+      ))}
+      <li>
+        <NavItem
+          current={topicList}
+          className="nav-topic"
+          onSelect={() => navigate({ name: 'stream', streamId })}
+          icon={<List size={14} aria-hidden="true" />}
+          label="All topics"
+          description={`of ${name}`}
+        />
+      </li>
+    </ul>
+  );
+}
+
+/** The recent private conversations (the newest few, and every one with unread messages). */
+function PrivateList() {
+  const route = useRoute();
+  const navigate = useNavigate();
+  const conversations = useRecentPrivateConversations();
+  const ownId = useAccountState((a) => a.userId) ?? 0;
+  const users = useAccountState((a) => a.users);
+  const unreads = useAccountState((a) => a.unreads);
+  const counts = useMemo(() => unreadByConversation({ userId: ownId, unreads }), [ownId, unreads]);
+  const rows = conversations
+    .map((c) => {
+      const narrow = { kind: 'dm', userIds: c.user_ids.length === 0 ? [ownId] : [...c.user_ids] } as const;
+      const names = narrow.userIds
+        .map((id) => (users.active[id] ?? users.nonActive[id])?.full_name ?? `User ${id}`)
+        .sort((a, b) => a.localeCompare(b));
+      return {
+        narrow,
+        key: narrowKey(narrow),
+        label: names.join(', '),
+        unread: counts.get(narrowKey(narrow)) ?? 0,
+      };
+    })
+    .filter((r, i) => i < 5 || r.unread > 0);
+  if (rows.length === 0) return null;
+  const currentKey = route.name === 'narrow' && route.narrow.kind === 'dm' ? narrowKey(route.narrow) : null;
+  return (
+    <section className="sidebar-section" aria-labelledby="sidebar-dms-heading">
+      <div className="sidebar-section-head">
+        <h2 id="sidebar-dms-heading" className="sidebar-heading">
+          Private messages
+        </h2>
+      </div>
+      <ul className="nav-list" aria-label="Private conversations">
+        {rows.map((r) => (
+          <li key={r.key}>
+            <NavItem
+              current={r.key === currentKey}
+              onSelect={() => navigate({ name: 'narrow', narrow: r.narrow })}
+              icon={<MessageSquare size={16} aria-hidden="true" />}
+              label={r.label}
+              trailing={<CountBadge count={r.unread} />}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

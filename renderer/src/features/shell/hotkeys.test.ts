@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type KeyPress, latinKey, matchShortcut } from './hotkeys';
+import { type KeyPress, latinKey, matchShortcut, SHORTCUTS } from './hotkeys';
 
 const press = (key: string, code: string, extra: Partial<KeyPress> = {}): KeyPress => ({
   key,
@@ -49,5 +49,13 @@ describe('hotkeys', () => {
     expect(matchShortcut(press('n', 'KeyN', { ctrlKey: true }), false)).toBeNull();
     expect(matchShortcut(press('n', 'KeyN', { altKey: true }), false)).toBeNull();
     expect(matchShortcut(press('N', 'KeyN', { shiftKey: true }), false)).toBeNull();
+  });
+});
+
+describe('the shortcut list', () => {
+  it('says / searches the messages and n opens the next unread topic', () => {
+    const said = (id: string) => SHORTCUTS.find((s) => s.id === id);
+    expect(said('search')).toMatchObject({ keys: ['/'], description: 'Search messages' });
+    expect(said('next-unread')).toMatchObject({ keys: ['N'], description: 'Go to the next unread topic' });
   });
 });

@@ -28,12 +28,7 @@ export interface ShortcutInfo {
 /** Every shortcut, as the Shortcuts dialog lists them. `Mod` is Ctrl (⌘ on macOS). */
 export const SHORTCUTS: readonly ShortcutInfo[] = [
   { id: 'palette', keys: ['Mod+K'], description: 'Open the command palette', group: 'Navigation' },
-  {
-    id: 'search',
-    keys: ['/'],
-    description: 'Search: jump to a stream, topic, person or setting',
-    group: 'Navigation',
-  },
+  { id: 'search', keys: ['/'], description: 'Search messages', group: 'Navigation' },
   { id: 'next-unread', keys: ['N'], description: 'Go to the next unread topic', group: 'Navigation' },
   { id: 'inbox', keys: ['I'], description: 'Go to the inbox', group: 'Navigation' },
   { id: 'recent', keys: ['T'], description: 'Go to recent conversations', group: 'Navigation' },

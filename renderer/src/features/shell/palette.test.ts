@@ -5,6 +5,7 @@ import {
   type KnownTopic,
   mergeTopics,
   type PaletteEntry,
+  searchEntry,
   streamQuery,
 } from './palette';
 
@@ -151,5 +152,17 @@ describe('mergeTopics', () => {
       [1, 'followed', 0, 0],
     ]);
     expect(merged[3]?.mentioned).toBe(true);
+  });
+});
+
+describe('searchEntry', () => {
+  it('offers a search of the messages for the trimmed query, none for a blank one', () => {
+    expect(searchEntry('  lunch plans ')).toEqual({
+      id: 'search:messages',
+      kind: 'search',
+      label: 'Search for “lunch plans”',
+      detail: 'in messages',
+    });
+    expect(searchEntry('   ')).toBeNull();
   });
 });

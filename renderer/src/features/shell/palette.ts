@@ -6,7 +6,7 @@
  * matching the rest against the topic.
  */
 
-export type PaletteKind = 'action' | 'view' | 'stream' | 'topic' | 'person' | 'setting';
+export type PaletteKind = 'action' | 'view' | 'stream' | 'topic' | 'person' | 'setting' | 'search';
 
 export interface PaletteEntry {
   id: string;
@@ -30,6 +30,7 @@ export const PALETTE_SECTIONS: { kind: PaletteKind; title: string }[] = [
   { kind: 'topic', title: 'Topics' },
   { kind: 'person', title: 'People' },
   { kind: 'setting', title: 'Settings' },
+  { kind: 'search', title: 'Search' },
 ];
 
 /**
@@ -68,6 +69,7 @@ const SECTION_ORDER: Record<PaletteKind, number> = {
   topic: 3,
   person: 4,
   setting: 5,
+  search: 6,
 };
 
 /**
@@ -100,6 +102,16 @@ export function filterPalette<T extends PaletteEntry>(entries: readonly T[], que
   });
   scored.sort((a, b) => b.score - a.score || SECTION_ORDER[a.e.kind] - SECTION_ORDER[b.e.kind] || a.i - b.i);
   return scored.slice(0, limit).map(({ e }) => e);
+}
+
+/**
+ * The entry that searches the messages for the query, offered after the matches (so Enter
+ * searches when nothing else matches); none for an empty query.
+ */
+export function searchEntry(query: string): PaletteEntry | null {
+  const q = query.trim();
+  if (q === '') return null;
+  return { id: 'search:messages', kind: 'search', label: `Search for “${q}”`, detail: 'in messages' };
 }
 
 /** The streams a query names, and what it asks of their topics (the rest of the query). */

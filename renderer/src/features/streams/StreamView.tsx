@@ -1,5 +1,18 @@
-/** One stream: its header, its topics (newest first) with unread counts, and their actions. */
-import { Bell, BellOff, CheckCheck, EllipsisVertical, Eye, Settings, Trash2, Volume2 } from 'lucide-react';
+/**
+ * One stream: its header, its topics (newest first) with unread counts, and their actions. A
+ * topic opens its messages; the header opens the whole stream's.
+ */
+import {
+  Bell,
+  BellOff,
+  CheckCheck,
+  EllipsisVertical,
+  Eye,
+  MessagesSquare,
+  Settings,
+  Trash2,
+  Volume2,
+} from 'lucide-react';
 import { useState } from 'react';
 import { VISIBILITY_POLICY } from '../../../../shared/domain';
 import { useApiMutation, useApiQuery } from '../../queries/api';
@@ -64,6 +77,12 @@ export function StreamView({ streamId, topic }: { streamId: number; topic?: stri
           <StreamDescription stream={stream} className="screen-subtitle" />
         </div>
         <div className="screen-actions">
+          <Button
+            size="sm"
+            onPress={() => navigate({ name: 'narrow', narrow: { kind: 'stream', streamId } })}
+          >
+            <MessagesSquare size={15} aria-hidden="true" /> Stream messages
+          </Button>
           <Button
             size="sm"
             variant="ghost"
@@ -234,7 +253,7 @@ function TopicRow({
         type="button"
         className="topic-name"
         aria-current={isCurrent ? 'true' : undefined}
-        onClick={() => navigate({ name: 'stream', streamId, topic })}
+        onClick={() => navigate({ name: 'narrow', narrow: { kind: 'topic', streamId, topic } })}
       >
         {topic}
       </button>
