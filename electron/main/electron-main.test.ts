@@ -252,7 +252,11 @@ type Fake = ReturnType<typeof fakeElectron>;
 async function loadMain(fake: Fake, env: Record<string, string>): Promise<Array<[string, ...unknown[]]>> {
   const mainFile = path.join(outDir, 'main.cjs');
   const nodeRequire = createRequire(mainFile);
-  const require = (id: string) => (id === 'electron' ? fake.electron : nodeRequire(id));
+  // The bundle's external packages (better-sqlite3, a native module) sit beside it in a
+  // packaged app; here they are the repository's, since the bundle was built into a temp dir.
+  const repoRequire = createRequire(import.meta.url);
+  const require = (id: string) =>
+    id === 'electron' ? fake.electron : id.startsWith('.') ? nodeRequire(id) : repoRequire(id);
   const module = { exports: {} };
   const saved = { ...process.env };
   for (const name of Object.values(ELECTRON_ENV)) delete process.env[name];
@@ -522,7 +526,7 @@ describe('Electron main, started by the launcher', () => {
 
     await expect.poll(() => fake.notifications.length, { timeout: 20_000 }).toBe(1);
     const [notification] = fake.notifications;
-    expect(notification?.options).toEqual({ title: 'Alice Doe', body: 'Lunch at noon?' });
+    expect(notification?.options).toEqual({ title: 'Alice Doe', body: 'Lunch at noon?', silent: false });
     expect(notification?.shown).toBe(true);
     expect(badges().at(-1)).toBe(before + 1);
     expect(fake.trays[0]?.tooltips.at(-1)).toBe(
@@ -538,6 +542,12 @@ describe('Electron main, started by the launcher', () => {
     await expect
       .poll(() => win?.webContents.sent.slice(sentBefore).find(([c]) => c === 'confab:push:app.state')?.[1])
       .toMatchObject({ activeAccountId: bobSnapshot.accountId });
+    // ...and opens the conversation the message is in.
+    await expect
+      .poll(
+        () => win?.webContents.sent.slice(sentBefore).find(([c]) => c === 'confab:push:app.openNarrow')?.[1],
+      )
+      .toMatchObject({ accountId: bobSnapshot.accountId, narrow: { kind: 'dm' } });
 
     // All read elsewhere: the count goes to zero, and there is no second notification.
     const bobKey = await anonymous.fetchApiKey(demo.users.bob as string, demo.password);
@@ -591,7 +601,11 @@ describe('Electron main, started by the launcher', () => {
     });
     await send('After do not disturb');
     await expect.poll(() => fake.notifications.length, { timeout: 20_000 }).toBe(notified + 1);
-    expect(fake.notifications.at(-1)?.options).toEqual({ title: 'Alice Doe', body: 'After do not disturb' });
+    expect(fake.notifications.at(-1)?.options).toEqual({
+      title: 'Alice Doe',
+      body: 'After do not disturb',
+      silent: false,
+    });
     expect(badges().at(-1)).toBe(before + 2);
   });
 

@@ -20,9 +20,11 @@ describe('the preload allow-list', () => {
       'account.connection',
       'account.events',
       'account.snapshot',
+      'app.openNarrow',
       'app.state',
       'dnd.changed',
       'drafts.changed',
+      'outbox.changed',
     ]);
   });
 
