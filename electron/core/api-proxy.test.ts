@@ -19,7 +19,10 @@ import {
 import type { StartedServer } from '../../test/support/server';
 import {
   ACCOUNT_FIELDS,
+  imageTooLargeMessage,
   invalidPathMessage,
+  MAX_UPLOAD_IMAGE_BYTES,
+  notAnImageMessage,
   readAtMost,
   refusedMessage,
   settingsRefusedMessage,
@@ -257,6 +260,107 @@ describe("api.call: a custom emoji's image", () => {
       refused(unknownEndpointMessage('GET', '/user_uploads/emoji/1')),
     );
     expect(wire.length).toBe(before);
+  });
+});
+
+describe('uploads.image', () => {
+  async function uploaded(signed: Signed, fileName: string, data: Buffer): Promise<string> {
+    const result = await signed.app.invoke<{ url: string }>('api.upload', {
+      accountId: signed.account.id,
+      path: '/user_uploads',
+      fileName,
+      mimeType: 'application/octet-stream',
+      dataBase64: data.toString('base64'),
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value.url;
+  }
+
+  it("answers an uploaded PNG's type and bytes, asking its temporary URL with the key", async () => {
+    const signed = await signedIn();
+    const { app, account, wire } = signed;
+    const path = await uploaded(signed, 'dot.png', Buffer.from(PNG_1X1, 'base64'));
+    expect(path).toMatch(/^\/user_uploads\/\d+\/[0-9a-f]{2}\/[\w-]+\/dot\.png$/);
+    const before = wire.length;
+    expect(await app.invoke('uploads.image', { accountId: account.id, path })).toEqual({
+      ok: true,
+      value: { contentType: 'image/png', dataBase64: PNG_1X1 },
+    });
+    // One request with the key: the temporary URL (the image itself is read without it).
+    const asked = wire.slice(before).filter((r) => !r.url.pathname.endsWith('/events'));
+    expect(asked.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([`GET /api/v1${path}`]);
+    expect(asked[0]?.init.headers.Authorization).toMatch(/^Basic /);
+  });
+
+  it('refuses a file that is not an image, whatever its name, and one over 10 MiB', async () => {
+    const signed = await signedIn();
+    const { app, account } = signed;
+    const text = await uploaded(signed, 'notes.png', Buffer.from('not a picture\n'));
+    expect(await app.invoke('uploads.image', { accountId: account.id, path: text })).toEqual({
+      ok: false,
+      error: { message: notAnImageMessage(text, 'text/plain'), code: 'BAD_RESPONSE' },
+    });
+    expect(notAnImageMessage(text, 'text/plain')).toBe(
+      `${text} is not an image the app shows (text/plain); PNG, GIF, JPEG and WebP are`,
+    );
+
+    const png = Buffer.from(PNG_1X1, 'base64');
+    const large = Buffer.concat([png, Buffer.alloc(MAX_UPLOAD_IMAGE_BYTES + 1 - png.length)]);
+    const big = await uploaded(signed, 'big.png', large);
+    expect(await app.invoke('uploads.image', { accountId: account.id, path: big })).toEqual({
+      ok: false,
+      error: { message: imageTooLargeMessage(big), code: 'BAD_RESPONSE' },
+    });
+    expect(imageTooLargeMessage(big)).toBe(`${big} is larger than 10 MiB: too large to show`);
+    // Exactly 10 MiB is shown.
+    const limit = await uploaded(signed, 'limit.png', large.subarray(0, MAX_UPLOAD_IMAGE_BYTES));
+    const atLimit = await app.invoke<{ contentType: string; dataBase64: string }>('uploads.image', {
+      accountId: account.id,
+      path: limit,
+    });
+    expect(atLimit.ok && atLimit.value.contentType).toBe('image/png');
+    expect(atLimit.ok && Buffer.from(atLimit.value.dataBase64, 'base64').length).toBe(MAX_UPLOAD_IMAGE_BYTES);
+  });
+
+  it("answers the service's refusal of a file the user may not read", async () => {
+    const { app, account } = await signedIn();
+    expect(
+      await app.invoke('uploads.image', {
+        accountId: account.id,
+        path: '/user_uploads/1/ab/nosuchfile/x.png',
+      }),
+    ).toEqual({ ok: false, error: { message: 'File not found', code: 'NOT_FOUND' } });
+  });
+
+  it('is refused by the router for any path but an uploaded file, before anything is sent', async () => {
+    const { app, account, wire } = await signedIn();
+    const before = wire.length;
+    const invalid = refused(
+      'Invalid request for uploads.image: path: path must be an uploaded file: /user_uploads/{realm_id}/{dir}/{key}/{filename}',
+    );
+    for (const path of [
+      '/users/me',
+      '/api/v1/users/me',
+      '/user_uploads',
+      '/user_uploads/1/ab/cd',
+      '/user_uploads/1/ab/cd/e/f.png',
+      '/user_uploads/emoji/1/dot.png',
+      '/user_uploads/temporary/1.2.abc/dot.png',
+      '/user_uploads/1/ab/../dot.png',
+      '/user_uploads/1/ab/%2E%2E/dot.png',
+      '/user_uploads/1/ab/cd%2F..%2F../dot.png',
+      '/user_uploads/1/ab/cd/dot.png?x=1',
+      'https://example.com/user_uploads/1/ab/cd/dot.png',
+    ]) {
+      expect(await app.invoke('uploads.image', { accountId: account.id, path }), path).toEqual(invalid);
+    }
+    expect(
+      await app.invoke('uploads.image', {
+        accountId: 'no-such-account',
+        path: '/user_uploads/1/ab/cd/x.png',
+      }),
+    ).toMatchObject({ ok: false });
+    expect(wire.slice(before).filter((r) => !r.url.pathname.endsWith('/events'))).toEqual([]);
   });
 });
 

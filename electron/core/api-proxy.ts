@@ -18,11 +18,24 @@
  * back as `{content_type, data_base64}`, for PNG, GIF, JPEG and WebP of at most 5 MiB; it is
  * fetched without the account's key (the page needs none).
  *
+ * And an uploaded image a message links (`uploads.image`, /user_uploads/{realm_id}/{dir}/{key}/
+ * {filename}, which needs the account's credentials): the main process asks the service for
+ * the file's temporary URL (GET of that path under /api/v1 answers `{url}`, valid a minute,
+ * needing none), fetches it without the key and without following redirects, from the
+ * account's server only, and hands over its bytes for PNG, GIF, JPEG and WebP of at most
+ * 10 MiB; anything else is a CoreError saying why.
+ *
  * Refusals are CoreErrors with code BAD_REQUEST and say why; the service's own errors come
  * back with its message and code (router.ts).
  */
 import { type ApiClient, NetworkError, type Params } from '../../shared/client';
-import type { ApiBody, ApiMethod, InvokeRequest } from '../../shared/ipc';
+import {
+  type ApiBody,
+  type ApiMethod,
+  type InvokeRequest,
+  isUploadFilePath,
+  type UploadImage,
+} from '../../shared/ipc';
 import { ALL_SETTINGS, ENDPOINTS } from '../../shared/protocol';
 import type { AccountService } from './account-service';
 import { CoreError } from './errors';
@@ -45,6 +58,16 @@ export const EMOJI_IMAGE_PATH = '/user_uploads/emoji/{emoji_id}/{filename}';
 export const MAX_EMOJI_IMAGE_BYTES = 5 * 1024 * 1024;
 /** The image types an emoji is shown in (the ones the service takes for an emoji). */
 export const EMOJI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/gif', 'image/jpeg', 'image/webp'];
+
+/** The largest uploaded image uploads.image hands over. */
+export const MAX_UPLOAD_IMAGE_BYTES = 10 * 1024 * 1024;
+
+export const notUploadPathMessage = (path: string): string =>
+  `Refused: ${JSON.stringify(path)} is not an uploaded file (/user_uploads/{realm_id}/{dir}/{key}/{filename})`;
+export const notAnImageMessage = (path: string, contentType: string): string =>
+  `${path} is not an image the app shows (${contentType || 'no type'}); PNG, GIF, JPEG and WebP are`;
+export const imageTooLargeMessage = (path: string): string =>
+  `${path} is larger than ${MAX_UPLOAD_IMAGE_BYTES / 1024 / 1024} MiB: too large to show`;
 
 /** Parameters of PATCH /settings that are not settings: the account's name, address, password. */
 export const ACCOUNT_FIELDS: readonly string[] = ['full_name', 'email', 'old_password', 'new_password'];
@@ -190,6 +213,55 @@ export class ApiProxy {
     return withoutEnvelope(body);
   }
 
+  /**
+   * An uploaded image a message links: its temporary URL asked with the key, then read without
+   * it from the account's server, checked to be an image of at most MAX_UPLOAD_IMAGE_BYTES.
+   */
+  async uploadImage({ accountId, path }: InvokeRequest<'uploads.image'>): Promise<UploadImage> {
+    if (!isUploadFilePath(path)) throw refuse(notUploadPathMessage(path));
+    const client = await this.clientOf(accountId);
+    const signal = AbortSignal.timeout(API_CALL_TIMEOUT_MS);
+    const { url } = await client.request('GET', path, {}, { signal });
+    if (typeof url !== 'string' || url === '') {
+      throw new CoreError('BAD_RESPONSE', `GET ${path}: the server gave no address for the file`);
+    }
+    const origin = new URL(client.serverUrl).origin;
+    let target: URL;
+    try {
+      target = new URL(url, client.serverUrl);
+    } catch {
+      throw new CoreError('BAD_RESPONSE', `GET ${path}: the server gave an invalid address for the file`);
+    }
+    if (target.origin !== origin) {
+      throw new CoreError('BAD_RESPONSE', `GET ${path}: the file's address is not on the account's server`);
+    }
+    let response: Response;
+    try {
+      // No key (the temporary URL needs none), no cookie, no redirect: the account's server answers.
+      response = await fetch(target.href, {
+        headers: { Accept: 'image/*' },
+        credentials: 'omit',
+        redirect: 'error',
+        signal,
+      });
+    } catch (error) {
+      throw new NetworkError(`GET ${path}: ${error instanceof Error ? error.message : String(error)}`, error);
+    }
+    if (response.url !== '' && new URL(response.url).origin !== origin) {
+      await response.body?.cancel();
+      throw new CoreError('BAD_RESPONSE', `GET ${path}: the answer did not come from the account's server`);
+    }
+    if (!response.ok) throw await failureOf(response, path);
+    const contentType = mediaTypeOf(response);
+    if (!EMOJI_IMAGE_TYPES.includes(contentType)) {
+      await response.body?.cancel();
+      throw new CoreError('BAD_RESPONSE', notAnImageMessage(path, contentType));
+    }
+    const data = await readAtMost(response, MAX_UPLOAD_IMAGE_BYTES);
+    if (data === null) throw new CoreError('BAD_RESPONSE', imageTooLargeMessage(path));
+    return { contentType, dataBase64: Buffer.from(data).toString('base64') };
+  }
+
   /** A custom emoji's image from the account's server, as `{content_type, data_base64}`. */
   private async emojiImage(accountId: string, path: string): Promise<ApiBody> {
     const { serverUrl } = await this.clientOf(accountId);
@@ -201,17 +273,8 @@ export class ApiProxy {
     } catch (error) {
       throw new NetworkError(`GET ${path}: ${error instanceof Error ? error.message : String(error)}`, error);
     }
-    if (!response.ok) {
-      const body = (await response.json().catch(() => ({}))) as { msg?: unknown; code?: unknown };
-      throw new CoreError(
-        typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
-        typeof body.msg === 'string' && body.msg !== ''
-          ? body.msg
-          : `GET ${path} failed with HTTP ${response.status}`,
-      );
-    }
-    const contentType =
-      (response.headers.get('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!response.ok) throw await failureOf(response, path);
+    const contentType = mediaTypeOf(response);
     if (!EMOJI_IMAGE_TYPES.includes(contentType)) {
       await response.body?.cancel();
       throw new CoreError('BAD_RESPONSE', `GET ${path}: not an emoji image (${contentType || 'no type'})`);
@@ -231,6 +294,22 @@ export class ApiProxy {
     await this.accounts.require(accountId);
     return this.sessions.client(accountId);
   }
+}
+
+/** A page's failure as a CoreError: the service's message and code when it sent them. */
+async function failureOf(response: Response, path: string): Promise<CoreError> {
+  const body = (await response.json().catch(() => ({}))) as { msg?: unknown; code?: unknown };
+  return new CoreError(
+    typeof body.code === 'string' ? body.code : `HTTP_${response.status}`,
+    typeof body.msg === 'string' && body.msg !== ''
+      ? body.msg
+      : `GET ${path} failed with HTTP ${response.status}`,
+  );
+}
+
+/** A response's media type, lower case, without parameters ('' when it has none). */
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get('Content-Type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 /** A response's body when it is at most `limit` bytes, else null (and the rest is not read). */

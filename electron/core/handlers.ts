@@ -89,6 +89,7 @@ export function invokeHandlers({
     'outbox.discard': async ({ accountId, localId }) => (await outboxOf(accountId)).discard(localId),
     'api.call': (request) => api.call(request),
     'api.upload': (request) => api.upload(request),
+    'uploads.image': (request) => api.uploadImage(request),
     'dnd.get': async () => {
       await dnd.load();
       return dnd.state();

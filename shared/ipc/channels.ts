@@ -29,6 +29,7 @@ const INVOKE: Record<InvokeChannel, true> = {
   'drafts.delete': true,
   'api.call': true,
   'api.upload': true,
+  'uploads.image': true,
   'messages.fetch': true,
   'outbox.send': true,
   'outbox.list': true,

@@ -335,6 +335,37 @@ function base64Bytes(text: string): number {
 /** The answer of an api.call or api.upload: the service's success body without result and msg. */
 export type ApiBody = Record<string, unknown>;
 
+/** One segment of an uploaded file's path: what the service's router takes as `{name}`. */
+const UPLOAD_SEGMENT = /^[A-Za-z0-9_.%-]{1,100}$/;
+
+/**
+ * Whether `path` is an uploaded file's page, `/user_uploads/{realm_id}/{dir}/{key}/{filename}`
+ * (the address a message links a file by): a numeric realm id and plain segments only, none
+ * `.` or `..` (percent-encoded too) and no encoded slash, so it can resolve to no other page.
+ */
+export function isUploadFilePath(path: string): boolean {
+  if (path.length > MAX_API_PATH_LENGTH) return false;
+  const segments = path.split('/');
+  if (segments.length !== 6 || segments[0] !== '' || segments[1] !== 'user_uploads') return false;
+  if (!/^\d{1,15}$/.test(segments[2] ?? '')) return false;
+  return segments.slice(3).every((segment) => {
+    if (!UPLOAD_SEGMENT.test(segment)) return false;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+  });
+}
+
+/** An uploaded image's bytes (uploads.image): PNG, GIF, JPEG or WebP. */
+export interface UploadImage {
+  contentType: string;
+  dataBase64: string;
+}
+
 export const invokeSchemas = {
   'app.getInfo': z.object({}),
   'app.getState': z.object({}),
@@ -399,6 +430,21 @@ export const invokeSchemas = {
       ),
   }),
   /**
+   * An uploaded image a message links, to show inline (the renderer's CSP loads no image from
+   * the server, and the file needs the account's credentials): fetched by the main process
+   * through a temporary URL, answered as bytes of a checked image type (electron/core/api-proxy.ts).
+   */
+  'uploads.image': z.object({
+    accountId: accountIdSchema,
+    path: z
+      .string()
+      .max(MAX_API_PATH_LENGTH)
+      .refine(
+        isUploadFilePath,
+        'path must be an uploaded file: /user_uploads/{realm_id}/{dir}/{key}/{filename}',
+      ),
+  }),
+  /**
    * A page of a narrow: from the server (and kept in the offline cache), or from the cache when
    * the server cannot be reached. `terms` are the service's narrow terms for a search (the
    * renderer resolves operands against the account's streams and users).
@@ -450,6 +496,7 @@ export interface InvokeResponses {
   'drafts.delete': LocalDraft[];
   'api.call': ApiBody;
   'api.upload': ApiBody;
+  'uploads.image': UploadImage;
   'messages.fetch': MessagePage;
   'outbox.send': OutboxItem;
   'outbox.list': OutboxItem[];

@@ -5,7 +5,7 @@
  * type error at compile time (the `@ts-expect-error` lines fail `npm run typecheck` otherwise).
  */
 import { describe, expect, it } from 'vitest';
-import { DND_FOREVER, type InvokeRequest, invokeSchemas } from './index';
+import { DND_FOREVER, type InvokeRequest, invokeSchemas, isUploadFilePath } from './index';
 
 const settings = (changes: unknown) =>
   invokeSchemas['settings.update'].safeParse({ accountId: 'a1', changes }).success;
@@ -143,6 +143,41 @@ describe('api.upload', () => {
     expect(Buffer.from(exact, 'base64').length).toBe(max);
     expect(upload({ dataBase64: exact })).toBe(true);
     expect(upload({ dataBase64: `${'A'.repeat(Math.floor(max / 3) * 4)}AAA=` })).toBe(false);
+  });
+});
+
+describe('uploads.image', () => {
+  const image = (path: unknown) =>
+    invokeSchemas['uploads.image'].safeParse({ accountId: 'a1', path }).success;
+
+  it("takes an uploaded file's path: a numeric realm, then three plain segments", () => {
+    expect(image('/user_uploads/2/ab/Xy_z-9/cat-photo.png')).toBe(true);
+    expect(image('/user_uploads/2/ab/cd/caf%C3%A9.jpg')).toBe(true);
+    expect(isUploadFilePath('/user_uploads/2/ab/cd/report.pdf')).toBe(true);
+  });
+
+  it('refuses any other path: other pages, dot segments, encoded slashes, queries, other hosts', () => {
+    for (const path of [
+      '',
+      'user_uploads/2/ab/cd/x.png',
+      '/user_uploads/2/ab/x.png',
+      '/user_uploads/2/ab/cd/ef/x.png',
+      '/user_uploads/emoji/1/x.png',
+      '/user_uploads/temporary/1.2.sig/x.png',
+      '/user_uploads/2/ab/../x.png',
+      '/user_uploads/2/ab/%2e%2E/x.png',
+      '/user_uploads/2/ab/cd/%2F',
+      '/user_uploads/2/ab/cd/a%5Cb.png',
+      '/user_uploads/2/ab/cd/%E0%A4%A.png',
+      '/user_uploads/2/ab/cd/x.png?a=1',
+      '/user_uploads/2/ab/cd/café.png',
+      '/user_uploads/2//cd/x.png',
+      `/user_uploads/2/ab/cd/${'a'.repeat(101)}`,
+      'https://example.com/user_uploads/2/ab/cd/x.png',
+    ]) {
+      expect(image(path), path).toBe(false);
+    }
+    expect(image(42)).toBe(false);
   });
 });
 

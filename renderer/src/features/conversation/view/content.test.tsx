@@ -15,6 +15,7 @@ import {
   externalHref,
   type HtmlElementLike,
   type HtmlNodeLike,
+  isImageUploadPath,
   uploadPathOf,
 } from './content';
 
@@ -52,6 +53,8 @@ const render: ContentRenderers = {
       ...children,
     ),
   upload: (path, children, key) => createElement('u', { key, 'data-upload': path }, ...children),
+  image: ({ path, name }, fallback, key) =>
+    createElement('figure', { key, 'data-image': path, title: name }, ...fallback),
 };
 
 function html(source: string, ctx: Partial<ContentContext> = {}): string {
@@ -185,22 +188,70 @@ describe('message content: the family’s pieces', () => {
     ).toContain('<summary class="message-spoiler-header">Spoiler</summary>');
   });
 
-  it('shows uploaded files, images included, as links by name through the upload renderer', () => {
+  it('shows uploaded files other than images as links by name through the upload renderer', () => {
     expect(html('<p><a href="/user_uploads/2/ab/cd/report.pdf">report.pdf</a></p>')).toBe(
       '<div><p><u data-upload="/user_uploads/2/ab/cd/report.pdf">report.pdf</u></p></div>',
-    );
-    expect(
-      html(
-        '<div class="message_inline_image"><a href="/user_uploads/2/ab/cd/cat%20photo.png" title="cat photo.png"><img src="/user_uploads/2/ab/cd/cat%20photo.png"></a></div>',
-      ),
-    ).toBe(
-      '<div><div class="message-attachment"><u data-upload="/user_uploads/2/ab/cd/cat%20photo.png">cat photo.png</u></div></div>',
     );
     expect(
       html('<a href="https://chat.example.com/user_uploads/2/ab/x.txt">x</a>', {
         serverUrl: 'https://chat.example.com',
       }),
     ).toBe('<div><u data-upload="/user_uploads/2/ab/x.txt">x</u></div>');
+    // Named as an image but not at a file's address (three segments): a link.
+    expect(html('<a href="/user_uploads/2/ab/x.png">x.png</a>')).toBe(
+      '<div><u data-upload="/user_uploads/2/ab/x.png">x.png</u></div>',
+    );
+  });
+
+  it('shows an uploaded image inline through the image renderer, named by its title, text or file name, its link as the fallback', () => {
+    expect(html('<p><a href="/user_uploads/2/ab/cd/dot.png">dot.png</a></p>')).toBe(
+      '<div><p><figure data-image="/user_uploads/2/ab/cd/dot.png" title="dot.png">dot.png</figure></p></div>',
+    );
+    expect(
+      html('<p>See <a href="/user_uploads/2/ab/cd/Cat.JPEG" title="The cat"><em>this</em></a></p>'),
+    ).toBe(
+      '<div><p>See <figure data-image="/user_uploads/2/ab/cd/Cat.JPEG" title="The cat"><em>this</em></figure></p></div>',
+    );
+    expect(html('<a href="/user_uploads/2/ab/cd/caf%C3%A9.webp"></a>')).toBe(
+      '<div><figure data-image="/user_uploads/2/ab/cd/caf%C3%A9.webp" title="café.webp"></figure></div>',
+    );
+    expect(
+      html('<a href="https://chat.example.com/user_uploads/2/ab/cd/x.gif">x.gif</a>', {
+        serverUrl: 'https://chat.example.com',
+      }),
+    ).toBe('<div><figure data-image="/user_uploads/2/ab/cd/x.gif" title="x.gif">x.gif</figure></div>');
+    // Another server's image is an ordinary link.
+    expect(
+      html('<a href="https://other.example.com/user_uploads/2/ab/cd/x.gif">x.gif</a>', {
+        serverUrl: 'https://chat.example.com',
+      }),
+    ).toBe(
+      '<div><a href="https://other.example.com/user_uploads/2/ab/cd/x.gif" target="_blank" rel="noopener noreferrer">x.gif</a></div>',
+    );
+  });
+
+  it("shows the server's image preview block as its images, whatever their file names; other links stay links", () => {
+    expect(
+      html(
+        '<div class="message_inline_image"><a href="/user_uploads/2/ab/cd/cat%20photo.png" title="cat photo.png"><img src="/user_uploads/2/ab/cd/cat%20photo.png"></a></div>',
+      ),
+    ).toBe(
+      '<div><div class="message-attachment"><figure data-image="/user_uploads/2/ab/cd/cat%20photo.png" title="cat photo.png">cat photo.png</figure></div></div>',
+    );
+    expect(
+      html(
+        '<div class="message_inline_image"><a href="/user_uploads/2/ab/cd/picture"><img src="/user_uploads/2/ab/cd/picture"></a></div>',
+      ),
+    ).toBe(
+      '<div><div class="message-attachment"><figure data-image="/user_uploads/2/ab/cd/picture" title="picture">picture</figure></div></div>',
+    );
+    expect(
+      html(
+        '<div class="message_inline_image"><a href="https://example.com/a.png" title="a"><img src="https://example.com/a.png"></a><a href="/user_uploads/2/ab/a.png">a.png</a></div>',
+      ),
+    ).toBe(
+      '<div><div class="message-attachment"><a href="https://example.com/a.png" target="_blank" rel="noopener noreferrer" title="a">a</a><u data-upload="/user_uploads/2/ab/a.png">a.png</u></div></div>',
+    );
   });
 
   it('shows a <time> in the reader’s time zone with the exact time on hover', () => {
@@ -219,6 +270,18 @@ describe('link helpers', () => {
       null,
     );
     expect(uploadPathOf('/api/v1/messages', undefined)).toBe(null);
+  });
+
+  it('isImageUploadPath takes uploaded files named as PNG, JPEG, GIF or WebP', () => {
+    for (const name of ['a.png', 'a.PNG', 'a.jpg', 'a.jpeg', 'a.gif', 'a.webp', 'caf%C3%A9.png']) {
+      expect(isImageUploadPath(`/user_uploads/2/ab/cd/${name}`), name).toBe(true);
+    }
+    for (const name of ['a.svg', 'a.pdf', 'a.png.txt', 'png', 'a.bmp']) {
+      expect(isImageUploadPath(`/user_uploads/2/ab/cd/${name}`), name).toBe(false);
+    }
+    expect(isImageUploadPath('/user_uploads/2/ab/a.png')).toBe(false);
+    expect(isImageUploadPath('/user_uploads/emoji/1/a.png')).toBe(false);
+    expect(isImageUploadPath('/user_uploads/2/ab/%2E%2E/a.png')).toBe(false);
   });
 
   it('externalHref takes absolute http, https and mailto only', () => {

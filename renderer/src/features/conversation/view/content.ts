@@ -4,12 +4,15 @@
  * walked; only known tags come through, and no attribute is ever copied: each element's props
  * are built here (so no event handler, style or unknown URL can pass). Links open outside the
  * app (http, https, mailto only); an uploaded file's link goes through `render.upload` (it
- * needs the account's credentials); mentions, emoji and spoilers get their own look.
+ * needs the account's credentials), and an uploaded image's (by its file name, or inside the
+ * server's `message_inline_image` preview) through `render.image`, which shows it inline;
+ * mentions, emoji and spoilers get their own look.
  *
  * The walk reads the DOM through a small structural interface, so tests feed it another
  * parser's tree (there is no DOM under Node).
  */
 import { createElement, type ReactNode } from 'react';
+import { isUploadFilePath } from '../../../../../shared/ipc';
 
 export interface HtmlNodeLike {
   nodeType: number;
@@ -42,6 +45,11 @@ export interface ContentRenderers {
   ): ReactNode;
   /** A link to an uploaded file (`/user_uploads/...`, the path on the account's server). */
   upload(path: string, children: ReactNode[], key: string): ReactNode;
+  /**
+   * An uploaded image shown inline (`path` passes isUploadFilePath); `name` names it (its alt
+   * text); `fallback` is what its link would show, for when the image cannot be had.
+   */
+  image(image: { path: string; name: string }, fallback: ReactNode[], key: string): ReactNode;
 }
 
 export interface ContentContext {
@@ -272,7 +280,7 @@ function convertDiv(
     );
   }
   if (classes.includes('message_inline_image') || classes.includes('message_inline_ref')) {
-    // An image preview: the picture would need the server (the CSP loads none): its link stays.
+    // The server's image preview: its uploaded images are drawn by render.image, other links stay.
     const links: ReactNode[] = [];
     collectLinks(element, `${key}.l`, ctx, links);
     return createElement('div', { key, className: 'message-attachment' }, ...links);
@@ -290,7 +298,10 @@ function convertDiv(
   return createElement('div', { key }, ...children);
 }
 
-/** The links inside an image preview, each named by its title or file name. */
+/**
+ * The links inside an image preview, each named by its title or file name: an uploaded file's
+ * is the image itself (the server made the preview for an image), others stay links.
+ */
 function collectLinks(node: HtmlNodeLike, key: string, ctx: ContentContext, out: ReactNode[]): void {
   const children = node.childNodes;
   for (let i = 0; i < children.length; i++) {
@@ -300,9 +311,22 @@ function collectLinks(node: HtmlNodeLike, key: string, ctx: ContentContext, out:
     if (element.tagName.toLowerCase() === 'a') {
       const href = element.getAttribute('href') ?? '';
       const label = element.getAttribute('title') || fileNameOf(href) || href;
-      out.push(convertLink(element, `${key}.${i}`, ctx, [label]));
+      const upload = uploadPathOf(href, ctx.serverUrl);
+      out.push(
+        upload !== null && isUploadFilePath(upload)
+          ? ctx.render.image({ path: upload, name: label }, [label], `${key}.${i}`)
+          : convertLink(element, `${key}.${i}`, ctx, [label]),
+      );
     } else collectLinks(element, `${key}.${i}`, ctx, out);
   }
+}
+
+/** File names the app previews as images (the types uploads.image hands over). */
+const IMAGE_FILE = /\.(png|jpe?g|gif|webp)$/i;
+
+/** Whether an upload path is an image to show inline: an uploaded file named as an image. */
+export function isImageUploadPath(path: string): boolean {
+  return isUploadFilePath(path) && IMAGE_FILE.test(fileNameOf(path));
 }
 
 function fileNameOf(href: string): string {
@@ -354,6 +378,10 @@ function convertLink(
 ): ReactNode {
   const raw = element.getAttribute('href') ?? '';
   const upload = uploadPathOf(raw, ctx.serverUrl);
+  if (upload !== null && isImageUploadPath(upload)) {
+    const name = element.getAttribute('title') || (element.textContent ?? '').trim() || fileNameOf(upload);
+    return ctx.render.image({ path: upload, name }, children, key);
+  }
   if (upload !== null) return ctx.render.upload(upload, children, key);
   const href = externalHref(raw);
   if (href === null) return createElement('span', { key, className: 'message-link-inert' }, ...children);
