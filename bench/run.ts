@@ -5,12 +5,18 @@
  * the paths every client lives on: register, a settings write, and how long the write's
  * event takes to reach another client's long-poll. Medians and p95 over many rounds; run
  * on an otherwise idle machine, and compare figures from one run with each other.
+ *
+ * Then the conversation view's section (./conversation.ts): scrolling a 100 000-message narrow,
+ * a burst of 10 000 message events, opening a narrow from the offline cache. BENCH_ONLY=service
+ * or BENCH_ONLY=conversations runs one section.
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loginAs, startServerProcess } from '../test/support/server';
+import { conversationBench } from './conversation';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+const ONLY = process.env.BENCH_ONLY;
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -28,6 +34,11 @@ async function main(): Promise<void> {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
   );
+  if (ONLY !== 'conversations') await serviceBench();
+  if (ONLY !== 'service') await conversationBench();
+}
+
+async function serviceBench(): Promise<void> {
   // Hundreds of requests a minute from one user: the rate limiter (200/min by default) would
   // answer 429, so it is off here; this measures the service, not the limiter.
   const server = await startServerProcess({

@@ -19,7 +19,7 @@ export interface Credentials {
   password: string;
 }
 
-interface Fixtures {
+export interface Fixtures {
   /** A fresh demo server per test, stopped after it. */
   server: TestServer;
   /** The demo organization's alice on `server`. */
