@@ -78,6 +78,7 @@ import {
 import {
   handleDeleteMessageEvent,
   handleMessageEvent,
+  handleMessageEvents,
   handleUpdateMessageEvent,
   handleUpdateMessageFlagsEvent,
   type UnreadState,
@@ -331,8 +332,29 @@ function applySliceEvent(state: AccountState, event: EventOf<SliceEventType>): A
 /** Applies a batch in order, producing one new state. */
 export function applyEvents(state: AccountState, events: readonly ServerEvent[]): AccountState {
   let next = state;
-  for (const event of events) next = applyEvent(next, event);
+  let i = 0;
+  while (i < events.length) {
+    const event = events[i] as ServerEvent;
+    // A run of new messages (a burst) goes in at once: the unread map is copied once, not per message.
+    let end = i;
+    while (events[end]?.type === 'message') end++;
+    if (end - i > 1) {
+      next = applyMessageRun(next, events.slice(i, end) as EventOf<'message'>[]);
+      i = end;
+      continue;
+    }
+    next = applyEvent(next, event);
+    i++;
+  }
   return next;
+}
+
+/** Consecutive `message` events: what applying each in turn gives, in linear time. */
+function applyMessageRun(state: AccountState, run: readonly EventOf<'message'>[]): AccountState {
+  const next = withSlice(state, 'unreads', handleMessageEvents(state.unreads, run, state.userId));
+  let recent = next.recentPrivateConversations;
+  for (const event of run) recent = handleMessageEventInRecentConversations(recent, event, state.userId);
+  return withSlice(next, 'recentPrivateConversations', recent);
 }
 
 // ---- back to a register snapshot ------------------------------------------------------------

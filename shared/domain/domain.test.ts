@@ -132,6 +132,49 @@ describe('account state', () => {
     expect(next.subscriptions).toBe(old.subscriptions);
   });
 
+  it('takes a run of new messages in at once, exactly as one at a time', () => {
+    const old = accountStateFromSnapshot(snapshotFixture());
+    const copy = structuredClone(old);
+    const dm = (id: number, to: number[], flags: string[] = []): ServerEvent => ({
+      id,
+      type: 'message',
+      message: {
+        id: 500 + id,
+        type: 'private',
+        subject: '',
+        sender_id: to[0] as number,
+        display_recipient: [...to, ME].map((u) => ({ id: u })),
+      },
+      flags,
+    });
+    const stream = (id: number, topic: string, flags: string[] = [], sender = BOB): ServerEvent => ({
+      id,
+      type: 'message',
+      message: { id: 500 + id, type: 'stream', stream_id: 1, subject: topic, sender_id: sender },
+      flags,
+    });
+    const events: ServerEvent[] = [
+      stream(1, 'lunch'),
+      stream(2, 'lunch', ['mentioned']),
+      stream(3, 'lunch', ['read']),
+      stream(4, 'own', [], ME),
+      dm(5, [BOB]),
+      dm(6, [BOB, CAROL], ['wildcard_mentioned']),
+      { id: 7, type: 'alert_words', alert_words: ['x'] },
+      dm(8, [CAROL]),
+      stream(9, 'later'),
+    ];
+    const oneByOne = events.reduce(applyEvent, old);
+    const batched = applyEvents(old, events);
+    expect(batched).toEqual(oneByOne);
+    expect(old).toEqual(copy);
+    const added = Object.keys(batched.unreads.messages)
+      .map(Number)
+      .filter((id) => !Object.hasOwn(old.unreads.messages, id));
+    expect(added).toEqual([501, 502, 505, 506, 508, 509]);
+    expect(batched.unreads.mentions.filter((id) => id > 500)).toEqual([502, 506]);
+  });
+
   it('takes a deactivated user out of subscriber lists, groups and statuses', () => {
     const snapshot = snapshotFixture({
       subscriptions: [subscription(1, 'general', { subscribers: [ME, BOB] })],
