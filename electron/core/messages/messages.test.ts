@@ -7,7 +7,7 @@
  * the outbox; a start without the server shows the last known state.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient, FetchLike } from '../../../shared/client';
@@ -511,6 +511,16 @@ describe('the cache and the outbox with the account', () => {
     const outboxFile = outboxFileFor(t.profileDir, account.id);
     expect(existsSync(cacheFile)).toBe(true);
     expect(existsSync(outboxFile)).toBe(true);
+    // Neither holds the key (the same one the server gives alice everywhere), nor its Basic form.
+    const key = alice.credentials?.apiKey as string;
+    expect(key.length).toBeGreaterThan(10);
+    for (const file of [cacheFile, `${cacheFile}-wal`, outboxFile].filter((f) => existsSync(f))) {
+      const bytes = await readFile(file);
+      expect(bytes.includes(key), file).toBe(false);
+      expect(bytes.includes(Buffer.from(`${server.demo.users.alice}:${key}`).toString('base64')), file).toBe(
+        false,
+      );
+    }
 
     await t.ok('accounts.signOut', { accountId: account.id });
     for (const file of [cacheFile, `${cacheFile}-wal`, `${cacheFile}-shm`, outboxFile])
