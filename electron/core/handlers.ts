@@ -9,6 +9,7 @@ import type { ApiProxy } from './api-proxy';
 import type { DoNotDisturb } from './dnd';
 import type { DraftStores } from './drafts';
 import type { MessageServices } from './messages';
+import type { OpenRequests } from './open-requests';
 import type { InvokeHandlers } from './router';
 import type { ServerWrites } from './server-writes';
 import type { Sessions } from './sessions';
@@ -22,6 +23,7 @@ export interface CoreServices {
   writes: ServerWrites;
   api: ApiProxy;
   dnd: DoNotDisturb;
+  openRequests: OpenRequests;
 }
 
 export function invokeHandlers({
@@ -33,6 +35,7 @@ export function invokeHandlers({
   writes,
   api,
   dnd,
+  openRequests,
 }: CoreServices): InvokeHandlers {
   const draftsOf = async (accountId: string) => {
     await accounts.require(accountId);
@@ -90,6 +93,7 @@ export function invokeHandlers({
     'api.call': (request) => api.call(request),
     'api.upload': (request) => api.upload(request),
     'uploads.image': (request) => api.uploadImage(request),
+    'app.takeOpenNarrow': async () => openRequests.take(),
     'dnd.get': async () => {
       await dnd.load();
       return dnd.state();

@@ -18,6 +18,7 @@ import { DoNotDisturb } from './dnd';
 import { DraftStores } from './drafts';
 import { invokeHandlers } from './handlers';
 import { MessageServices } from './messages';
+import { OpenRequests } from './open-requests';
 import { PushFanOut, type PushListener } from './push';
 import { createRouter } from './router';
 import type { SecretStore } from './secrets';
@@ -120,9 +121,10 @@ export function createCore(options: CoreOptions): Core {
   });
   const api = new ApiProxy(accounts, sessions);
   const dnd = new DoNotDisturb({ profileDir: options.profileDir, push });
+  const openRequests = new OpenRequests();
   const info = () => appInfo({ ...options, secretStorageEncrypted: options.secretStore.encrypted });
   const router = createRouter(
-    invokeHandlers({ info, accounts, sessions, drafts, messages, writes, api, dnd }),
+    invokeHandlers({ info, accounts, sessions, drafts, messages, writes, api, dnd, openRequests }),
     options.isTrustedSender,
   );
   let starting: Promise<void> | null = null;
@@ -145,7 +147,9 @@ export function createCore(options: CoreOptions): Core {
     setActiveAccount: (accountId) => accounts.setActive(accountId),
     async openNarrow(accountId, narrow, messageId) {
       await accounts.setActive(accountId);
-      push('app.openNarrow', { accountId, narrow, messageId });
+      const request = { accountId, narrow, messageId };
+      openRequests.offer(request);
+      push('app.openNarrow', request);
     },
     accountState: (accountId) => sessions.accountState(accountId),
     isDoNotDisturb: () => dnd.isOn(),

@@ -35,6 +35,7 @@ const INVOKE: Record<InvokeChannel, true> = {
   'outbox.list': true,
   'outbox.retry': true,
   'outbox.discard': true,
+  'app.takeOpenNarrow': true,
   'dnd.get': true,
   'dnd.set': true,
 };

@@ -473,6 +473,11 @@ export const invokeSchemas = {
   'outbox.retry': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
   /** Removes a queued or failed message (Restore to compose takes its text first). */
   'outbox.discard': z.object({ accountId: accountIdSchema, localId: draftLocalIdSchema }),
+  /**
+   * The conversation a clicked notification asked to open in the last minute, if no window has
+   * taken it yet (a window just created for the click missed the push); null otherwise.
+   */
+  'app.takeOpenNarrow': z.object({}),
   'dnd.get': z.object({}),
   /** Turns do not disturb on until `until`, or off (null). */
   'dnd.set': z.object({ until: dndUntilSchema }),
@@ -502,8 +507,16 @@ export interface InvokeResponses {
   'outbox.list': OutboxItem[];
   'outbox.retry': OutboxItem;
   'outbox.discard': OutboxItem[];
+  'app.takeOpenNarrow': OpenNarrowRequest | null;
   'dnd.get': DndState;
   'dnd.set': DndState;
+}
+
+/** Show this conversation of this account (a desktop notification was clicked). */
+export interface OpenNarrowRequest {
+  accountId: string;
+  narrow: Narrow;
+  messageId: number | null;
 }
 
 // ---- pushed events ------------------------------------------------------------------------
@@ -523,7 +536,7 @@ export interface PushPayloads {
   /** The account's outbox after any change (queued, sending, sent, failed, discarded). */
   'outbox.changed': { accountId: string; items: OutboxItem[] };
   /** Show this conversation (a desktop notification was clicked). */
-  'app.openNarrow': { accountId: string; narrow: Narrow; messageId: number | null };
+  'app.openNarrow': OpenNarrowRequest;
 }
 
 /** What the renderer sees (window.confab in Electron, the WebSocket bridge in browser mode). */

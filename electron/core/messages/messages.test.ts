@@ -589,5 +589,8 @@ describe('Core.openNarrow', () => {
     expect(after[1]?.payload).toEqual({ accountId: alice.id, narrow, messageId: 42 });
     await expect(t.core.openNarrow('acct-unknown', narrow, null)).rejects.toThrow();
     expect(t.pushes.filter((p) => p.channel === 'app.openNarrow')).toHaveLength(1);
+    // A window that missed the push (created for the click) takes the request, once.
+    expect(await t.ok('app.takeOpenNarrow', {})).toEqual({ accountId: alice.id, narrow, messageId: 42 });
+    expect(await t.ok('app.takeOpenNarrow', {})).toBeNull();
   });
 });

@@ -35,12 +35,22 @@ const openConversation = (narrow: Narrow, messageId: number | null) =>
 /**
  * Follows `app.openNarrow` once for the window's life: the push may arrive while the frame
  * switches to the account it names (the core makes it active first), when no Notifier is mounted.
+ * A request the window missed (it was created for the click) is taken from the core at start.
  */
 let followingOpenNarrow = false;
 function followOpenNarrow(): void {
   if (followingOpenNarrow) return;
   followingOpenNarrow = true;
-  getBridge().on('app.openNarrow', ({ narrow, messageId }) => openConversation(narrow, messageId));
+  const bridge = getBridge();
+  bridge.on('app.openNarrow', ({ narrow, messageId }) => {
+    openConversation(narrow, messageId);
+    // Seen: no window opened later takes it again.
+    void bridge.invoke('app.takeOpenNarrow', {});
+  });
+  // A window created for the click loads after the push went out: the core kept it.
+  void bridge.invoke('app.takeOpenNarrow', {}).then((result) => {
+    if (result.ok && result.value) openConversation(result.value.narrow, result.value.messageId);
+  });
 }
 
 /** Elements whose end separates words in a notification's one line of text. */
