@@ -432,11 +432,50 @@ describe('the outbox', () => {
     });
     await waitFor('settled', () => lastOutbox(t)?.length === 0);
     expect((await topicMessages(alice, streamId, topic)).map((m) => m.content)).toEqual(['answer lost']);
+    // Not sent again: its echo on our queue, or a look on the server, said it was there.
     expect(posts(wire)).toHaveLength(1);
-    // It was looked for on the server instead.
-    expect(wire.requests.some((r) => r.method === 'GET' && r.url.pathname.endsWith('/api/v1/messages'))).toBe(
-      true,
-    );
+  });
+
+  it('takes a message out of the outbox when its echo comes, though the answer never does', async () => {
+    const proxy = await newProxy();
+    const wire = recordingFetch();
+    let held = 0;
+    // The first POST /messages reaches the server; its answer hangs until the request gives up.
+    const fetch: FetchLike = async (url, init) => {
+      const response = await wire.fetch(url, init);
+      if (init.method === 'POST' && new URL(url).pathname.endsWith('/api/v1/messages') && held++ === 0) {
+        await response.text();
+        await new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new TypeError('fetch failed'))),
+        );
+      }
+      return response;
+    };
+    const t = await bed.start({ fetch });
+    const account = await t.ok<AccountSummary>('accounts.signIn', {
+      serverUrl: proxy.url,
+      email: server.demo.users.alice,
+      password: server.demo.password,
+    });
+    await pushedConnected(t, account.id);
+    const alice = await loginAs(server, 'alice');
+    const streamId = await streamIdOf(alice, 'engineering');
+    const topic = freshTopic();
+    const item = await t.ok<OutboxItem>('outbox.send', {
+      accountId: account.id,
+      message: { type: 'stream', to: [streamId], topic, content: 'echo only' },
+    });
+    // The echo (local_message_id on our queue) settles it while the POST still waits.
+    await waitFor('settled by the echo', () => lastOutbox(t)?.length === 0);
+    expect(held).toBe(1);
+    const [message] = await topicMessages(alice, streamId, topic);
+    expect(message?.content).toBe('echo only');
+    const pushedSent = t.pushes
+      .filter((p) => p.channel === 'outbox.changed')
+      .flatMap((p) => (p.payload as PushPayloads['outbox.changed']).items)
+      .filter((i) => i.localId === item.localId);
+    expect(pushedSent.at(-1)?.status).not.toBe('failed');
+    expect(posts(wire)).toHaveLength(1);
   });
 
   it("shows the server's refusal, retries and discards on request", async () => {

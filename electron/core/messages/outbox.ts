@@ -201,6 +201,22 @@ export class Outbox {
       if (event.type !== 'message') continue;
       const id = event.message.id;
       this.seen.add(id);
+      // Our queue's own echo names the item: it is on the server, whether or not the POST's
+      // answer ever comes back (a network that just returned may lose it).
+      const echoed = (event as { local_message_id?: unknown }).local_message_id;
+      const own =
+        typeof echoed === 'string'
+          ? this.items.find((i) => i.localId === echoed && i.status !== 'failed' && i.status !== 'sent')
+          : undefined;
+      if (own) {
+        own.status = 'sent';
+        own.unsure = false;
+        own.error = null;
+        own.messageId = id;
+        this.claim(id);
+        done.push(own.localId);
+        continue;
+      }
       const item = this.items.find((i) => i.status === 'sent' && i.messageId === id);
       if (item) done.push(item.localId);
     }
