@@ -11,6 +11,7 @@ import {
   countOnServer,
   credentialsOf,
   expect,
+  expectSentOnce,
   letMembersDeleteOwnMessages,
   messageLog,
   messageRow,
@@ -57,8 +58,7 @@ test('two people converse in a topic and in a private conversation, each seeing 
   await expect(fromBob).toHaveCount(1);
   await expect(fromBob).toHaveAccessibleName(`Message from ${BOB}`);
   // Each message once on each side (the local echo gave way to the server's message) and on the server.
-  await expect(messageRow(alice, 'Could we make it 12:45 instead?')).toHaveCount(1);
-  await expect(messageRow(alice, 'Could we make it 12:45 instead?')).not.toContainText('Sending…');
+  await expectSentOnce(alice, 'Could we make it 12:45 instead?');
   await expect(messageRow(bob, '12:45 works for me.')).toHaveCount(1);
   expect(await countOnServer(aliceApi, topicNarrow, 'Could we make it 12:45 instead?')).toBe(1);
   expect(await countOnServer(aliceApi, topicNarrow, '12:45 works for me.')).toBe(1);

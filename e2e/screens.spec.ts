@@ -172,6 +172,41 @@ const SCREENS: Screen[] = [
     },
     ready: (page) => expect(page.getByRole('list', { name: 'Topics in engineering' })).toBeVisible(),
   },
+  {
+    // The conversation view: a topic's messages, its recipient bar, reactions and the composer.
+    name: 'conversation',
+    open: async (page) => {
+      await openView(page, 'general');
+      await openView(page, 'lunch plans');
+    },
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: '#general > lunch plans', level: 1 })).toBeVisible();
+      await expect(page.getByRole('log', { name: 'Messages' }).getByRole('article').first()).toBeVisible();
+      await expect(page.getByRole('form', { name: 'Compose' })).toBeVisible();
+    },
+  },
+  {
+    name: 'message-actions',
+    open: async (page) => {
+      const row = page.getByRole('log', { name: 'Messages' }).getByRole('article').last();
+      await row.hover();
+      await row.getByRole('button', { name: 'Message actions' }).click();
+    },
+    ready: (page) => expect(page.getByRole('menuitem', { name: 'Copy link' })).toBeVisible(),
+  },
+  {
+    name: 'compose-preview',
+    open: async (page) => {
+      await closeOverlays(page);
+      const compose = page.getByRole('form', { name: 'Compose' });
+      await compose
+        .getByRole('textbox', { name: 'Message' })
+        .fill('**Bold**, `code` and a [link](https://example.com)');
+      await compose.getByRole('button', { name: 'Preview' }).click();
+    },
+    ready: (page) =>
+      expect(page.getByRole('region', { name: 'Preview' }).getByText('Bold', { exact: true })).toBeVisible(),
+  },
 ];
 
 const peoplePane = (page: Page) => page.getByRole('complementary', { name: 'People' });

@@ -307,6 +307,17 @@ export function messageRow(page: Page, text: string | RegExp): Locator {
   return messageRows(page).filter({ has: page.locator('.message-content', { hasText: text }) });
 }
 
+/**
+ * Waits until the message shows exactly once, as sent: the server's message is there and its
+ * pending row (local echo) is gone. The two may stand side by side for a moment (the message's
+ * event and the outbox's change arrive one after the other), so no single-row assertion is made
+ * before then (it would trip Playwright's strict mode on two rows).
+ */
+export async function expectSentOnce(page: Page, text: string | RegExp, timeout = 30_000): Promise<void> {
+  await expect(messageRow(page, text).filter({ hasNotText: 'Sending…' })).toHaveCount(1, { timeout });
+  await expect(messageRow(page, text)).toHaveCount(1, { timeout });
+}
+
 /** The screen's title (`narrowTitle`). */
 export function screenTitle(page: Page): Locator {
   return page.getByRole('main').getByRole('heading', { level: 1 });

@@ -446,7 +446,9 @@ describe('the outbox', () => {
       if (init.method === 'POST' && new URL(url).pathname.endsWith('/api/v1/messages') && held++ === 0) {
         await response.text();
         await new Promise((_, reject) =>
-          init.signal?.addEventListener('abort', () => reject(new TypeError('fetch failed'))),
+          (init.signal as AbortSignal | undefined)?.addEventListener('abort', () =>
+            reject(new TypeError('fetch failed')),
+          ),
         );
       }
       return response;
