@@ -324,9 +324,18 @@ function ActionsMenu({
           <span className="message-action-text">
             <Text slot="label">{item.label}</Text>
             {item.decision?.allowed === false && (
-              <Text slot="description" className="message-action-reason">
-                {item.decision.reason}
-              </Text>
+              <>
+                {/* Shown to the eye (drawn by CSS from data-reason, so the item's text is its
+                    label: the name a speech user says); said once, as the description. */}
+                <span
+                  className="message-action-reason"
+                  aria-hidden="true"
+                  data-reason={item.decision.reason}
+                />
+                <Text slot="description" className="visually-hidden">
+                  {item.decision.reason}
+                </Text>
+              </>
             )}
           </span>
         </MenuItem>,
