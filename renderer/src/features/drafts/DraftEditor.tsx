@@ -1,7 +1,7 @@
 /**
  * One draft open for editing: its recipient (with a picker to address or readdress it), its
  * text saved as you type (on this computer first, whatever the network), its sync state, and
- * Delete. Sending waits for the conversation view (issue 10).
+ * Delete. It is sent from its conversation, whose composer takes up the newest draft there.
  */
 import { Pencil, Send, Trash2, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -14,7 +14,8 @@ import { TargetLabel } from './TargetLabel';
 /** Typing is saved this long after the last keystroke (every keystroke would be a disk write). */
 export const SAVE_DELAY_MS = 300;
 const MAX_CONTENT = 10_000;
-export const SEND_LATER_REASON = 'Sending arrives with the conversation view';
+export const SEND_LATER_REASON =
+  'Send it from its conversation: the composer there takes up its newest draft.';
 
 export function DraftEditor({
   draft,

@@ -33,7 +33,7 @@ export type Route =
   | { name: 'compose' }
   /** A message view: a stream, a topic, a private conversation, mentions, a search … (`messageId`: scrolled to). */
   | { name: 'narrow'; narrow: Narrow; messageId?: number }
-  /** One stream: its topics (and, with issue 10, its messages). */
+  /** One stream's topic list ("All topics"); its messages are the `narrow` route. */
   | { name: 'stream'; streamId: number; topic?: string }
   /** Browse, subscribe, create, and one stream's settings (`streamId`). */
   | { name: 'streams'; tab: StreamsTab; streamId?: number; create?: boolean }
