@@ -56,6 +56,26 @@ async function newProxy(): Promise<TestProxy> {
   return proxy;
 }
 
+/**
+ * A fetch whose first POST /messages reaches the server, then `lose` decides what the core gets
+ * instead of the answer (an error at once, or one when the request gives up); `count` tells how
+ * many POSTs went through it.
+ */
+function losingFirstPost(lose: (init: Parameters<FetchLike>[1]) => Promise<never>) {
+  let posts = 0;
+  const wrap =
+    (inner: FetchLike): FetchLike =>
+    async (url, init) => {
+      const response = await inner(url, init);
+      if (init.method === 'POST' && new URL(url).pathname.endsWith('/api/v1/messages') && posts++ === 0) {
+        await response.text();
+        return lose(init);
+      }
+      return response;
+    };
+  return { wrap, count: () => posts };
+}
+
 async function streamIdOf(client: ApiClient, name: string): Promise<number> {
   const { streams } = (await client.request('GET', '/streams')) as {
     streams: { stream_id: number; name: string }[];
@@ -65,10 +85,14 @@ async function streamIdOf(client: ApiClient, name: string): Promise<number> {
   return stream.stream_id;
 }
 
-/** A core signed in as alice through `proxy`, connected, with its requests recorded. */
-async function aliceThrough(proxy: TestProxy, profileDir?: string) {
+/**
+ * A core signed in as alice through `proxy`, connected, with its requests recorded; `wrap`
+ * puts a fault between the core and the recorder.
+ */
+async function aliceThrough(proxy: TestProxy, profileDir?: string, wrap?: (fetch: FetchLike) => FetchLike) {
   const wire = recordingFetch();
-  const t = await bed.start({ fetch: wire.fetch, ...(profileDir ? { profileDir } : {}) });
+  const fetch = wrap ? wrap(wire.fetch) : wire.fetch;
+  const t = await bed.start({ fetch, ...(profileDir ? { profileDir } : {}) });
   const account = await t.ok<AccountSummary>('accounts.signIn', {
     serverUrl: proxy.url,
     email: server.demo.users.alice,
@@ -405,24 +429,11 @@ describe('the outbox', () => {
 
   it('never sends twice a message whose answer was lost on the way back', async () => {
     const proxy = await newProxy();
-    const wire = recordingFetch();
-    let lost = 0;
     // The first POST /messages reaches the server; its answer never reaches us.
-    const fetch: FetchLike = async (url, init) => {
-      const response = await wire.fetch(url, init);
-      if (init.method === 'POST' && new URL(url).pathname.endsWith('/api/v1/messages') && lost++ === 0) {
-        await response.text();
-        throw new TypeError('fetch failed');
-      }
-      return response;
-    };
-    const t = await bed.start({ fetch });
-    const account = await t.ok<AccountSummary>('accounts.signIn', {
-      serverUrl: proxy.url,
-      email: server.demo.users.alice,
-      password: server.demo.password,
+    const lost = losingFirstPost(async () => {
+      throw new TypeError('fetch failed');
     });
-    await pushedConnected(t, account.id);
+    const { t, wire, account } = await aliceThrough(proxy, undefined, lost.wrap);
     const alice = await loginAs(server, 'alice');
     const streamId = await streamIdOf(alice, 'engineering');
     const topic = freshTopic();
@@ -438,28 +449,16 @@ describe('the outbox', () => {
 
   it('takes a message out of the outbox when its echo comes, though the answer never does', async () => {
     const proxy = await newProxy();
-    const wire = recordingFetch();
-    let held = 0;
     // The first POST /messages reaches the server; its answer hangs until the request gives up.
-    const fetch: FetchLike = async (url, init) => {
-      const response = await wire.fetch(url, init);
-      if (init.method === 'POST' && new URL(url).pathname.endsWith('/api/v1/messages') && held++ === 0) {
-        await response.text();
-        await new Promise((_, reject) =>
+    const held = losingFirstPost(
+      (init) =>
+        new Promise<never>((_, reject) =>
           (init.signal as AbortSignal | undefined)?.addEventListener('abort', () =>
             reject(new TypeError('fetch failed')),
           ),
-        );
-      }
-      return response;
-    };
-    const t = await bed.start({ fetch });
-    const account = await t.ok<AccountSummary>('accounts.signIn', {
-      serverUrl: proxy.url,
-      email: server.demo.users.alice,
-      password: server.demo.password,
-    });
-    await pushedConnected(t, account.id);
+        ),
+    );
+    const { t, wire, account } = await aliceThrough(proxy, undefined, held.wrap);
     const alice = await loginAs(server, 'alice');
     const streamId = await streamIdOf(alice, 'engineering');
     const topic = freshTopic();
@@ -469,7 +468,7 @@ describe('the outbox', () => {
     });
     // The echo (local_message_id on our queue) settles it while the POST still waits.
     await waitFor('settled by the echo', () => lastOutbox(t)?.length === 0);
-    expect(held).toBe(1);
+    expect(held.count()).toBe(1);
     const [message] = await topicMessages(alice, streamId, topic);
     expect(message?.content).toBe('echo only');
     const pushedSent = t.pushes

@@ -78,7 +78,7 @@ export function Emoji({
 type A11y = { 'aria-hidden': true } | { role: 'img'; 'aria-label': string };
 
 /** The sheet's index, loading it on first use; null until it is there (or when it failed). */
-function useSheetIndex(): SheetIndex | null {
+export function useSheetIndex(): SheetIndex | null {
   const [index, setIndex] = useState(loadedSheetIndex);
   useEffect(() => {
     if (index) return;

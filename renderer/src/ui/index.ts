@@ -6,7 +6,7 @@
 export { Avatar, initials, PresenceDot, type PresenceState } from './Avatar';
 export { Button, type ButtonProps, type ButtonVariant, cx, IconButton } from './Button';
 export { ConfirmDialog, Dialog } from './Dialog';
-export { Emoji, type EmojiProps } from './Emoji';
+export { Emoji, type EmojiProps, useSheetIndex } from './Emoji';
 export {
   Banner,
   CountBadge,

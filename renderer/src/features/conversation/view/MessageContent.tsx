@@ -17,27 +17,10 @@ import type { RealmEmoji } from '../../../../../shared/protocol';
 import { call, getBridge } from '../../../bridge';
 import { callApi } from '../../../bridge/api';
 import { useAccountId, useAccountState, useAccounts, useOwnUserId, useSetting } from '../../../stores/hooks';
-import { cx, Emoji } from '../../../ui';
-import { emojiLookOf, loadedSheetIndex, loadSheetIndex, type SheetIndex } from '../../../ui/emojiSheet';
+import { cx, Emoji, useSheetIndex } from '../../../ui';
+import { emojiLookOf, type SheetIndex } from '../../../ui/emojiSheet';
 import { type ContentContext, type ContentRenderers, convertContent, type EmojiRef } from './content';
 import { fitImage, imageDataUrl, type LoadedImage, UploadImageCache } from './uploadImages';
-
-/** The emoji data (names and codes), loaded once for any set: `:name:` in text needs the names. */
-function useEmojiIndex(): SheetIndex | null {
-  const [index, setIndex] = useState(loadedSheetIndex);
-  useEffect(() => {
-    if (index) return;
-    let live = true;
-    loadSheetIndex().then(
-      (loaded) => live && setIndex(loaded),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [index]);
-  return index;
-}
 
 const namesByCode = new WeakMap<SheetIndex, Map<string, string>>();
 function nameOfCode(index: SheetIndex, code: string): string | null {
@@ -179,7 +162,8 @@ export const MessageContent = memo(function MessageContent({
   const serverUrl = useAccounts().find((a) => a.id === accountId)?.serverUrl;
   const realmEmoji = useAccountState((a) => a.realmEmoji);
   const look = emojiLookOf(useSetting('emojiset'));
-  const index = useEmojiIndex();
+  // The emoji data (names and codes), loaded once for any set: `:name:` in text needs the names.
+  const index = useSheetIndex();
 
   const ctx = useMemo<ContentContext>(() => {
     const render: ContentRenderers = {
