@@ -1,22 +1,47 @@
 /**
- * Benchmarks, printed as figures (never asserted). Run: npm run bench
+ * Benchmarks, printed as figures beside their targets (never asserted). Run: npm run bench
+ * (`npm run bench -- --quick` for smaller sizes, under two minutes).
  *
- * Starts the real server as a child process on a temporary data directory and measures
- * the paths every client lives on: register, a settings write, and how long the write's
- * event takes to reach another client's long-poll. Medians and p95 over many rounds; run
- * on an otherwise idle machine, and compare figures from one run with each other.
+ * Every section starts the real server as its own process on a temporary data directory (rate
+ * limits off: these measure the service, not the limiter) and measures it from outside:
+ * - http: authenticated GET /users/me beside a bare node:http JSON hello, same load generator;
+ * - fanout: one write reaching K waiting long-polls; the cost of a message to users who hold
+ *   many idle queues, and an idle queue's memory;
+ * - ingest: messages to a stream with 50 subscribers from 1 and 16 senders;
+ * - bulk: one request subscribing 2 000 users to 10 streams, and the longest stall meanwhile;
+ * - register: the full register snapshot of a large organization, and the server's peak memory;
+ * - unreads: the app's unread bookkeeping, 100 message events at 50 000 unreads;
+ * - service: register, a settings write and its event at another client (the demo organization);
+ * - conversations (./conversation.ts): scrolling a 100 000-message narrow, a burst of 10 000
+ *   message events, opening a narrow from the offline cache (in Chromium).
  *
- * Then the conversation view's section (./conversation.ts): scrolling a 100 000-message narrow,
- * a burst of 10 000 message events, opening a narrow from the offline cache. BENCH_ONLY=service
- * or BENCH_ONLY=conversations runs one section.
+ * BENCH_ONLY=http,fanout (comma-separated section names) runs some sections. Each row prints
+ * as it is measured; a table of every row closes the run. Run on an otherwise idle machine,
+ * and compare figures from one run with each other.
  */
-import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loginAs, startServerProcess } from '../test/support/server';
+import { bulkBench } from './bulk';
 import { conversationBench } from './conversation';
+import { fanoutBench } from './fanout';
+import { httpBench } from './http';
+import { ingestBench } from './ingest';
+import { registerBench } from './register';
+import { machine, QUICK, reportedRows } from './support';
+import { unreadsBench } from './unreads';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
-const ONLY = process.env.BENCH_ONLY;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 50 : 200));
+
+const SECTIONS: Record<string, () => Promise<void>> = {
+  http: httpBench,
+  fanout: fanoutBench,
+  ingest: ingestBench,
+  bulk: bulkBench,
+  register: registerBench,
+  unreads: unreadsBench,
+  service: serviceBench,
+  conversations: () => conversationBench(),
+};
 
 function stats(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -31,11 +56,33 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 async function main(): Promise<void> {
-  console.log(
-    `machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-  );
-  if (ONLY !== 'conversations') await serviceBench();
-  if (ONLY !== 'service') await conversationBench();
+  console.log(`machine: ${machine()}${QUICK ? ' (quick run: smaller sizes)' : ''}`);
+  const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !(name in SECTIONS)) ?? [];
+  if (unknown.length > 0) {
+    console.error(
+      `unknown BENCH_ONLY section(s): ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`,
+    );
+    process.exit(2);
+  }
+  const started = performance.now();
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (only && !only.includes(name)) continue;
+    console.log(`\n## ${name}`);
+    await run();
+  }
+  const rows = reportedRows();
+  if (rows.length > 0) {
+    console.log('\n| path | figure | target | holds |\n|---|---|---|---|');
+    for (const row of rows)
+      console.log(
+        `| ${row.path} | ${row.figure} | ${row.target} | ${row.holds === null ? '' : row.holds ? 'yes' : 'NO'} |`,
+      );
+    const missed = rows.filter((row) => row.holds === false).length;
+    console.log(
+      `\n${rows.length} rows, ${missed} targets missed, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
 }
 
 async function serviceBench(): Promise<void> {

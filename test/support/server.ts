@@ -27,6 +27,8 @@ export interface ServerProcess {
   port: number;
   dataDir: string;
   demo: DemoCredentials | null;
+  /** The running process's id (benchmarks read its CPU time and memory from /proc). */
+  readonly pid: number;
   /** Exit code of the last exit (null while running or when ended by a signal). */
   readonly exitCode: number | null;
   /** Everything the process wrote to stderr so far. */
@@ -159,6 +161,9 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
     port,
     dataDir,
     demo: demo ? await readDemo(dataDir) : null,
+    get pid() {
+      return child.pid ?? -1;
+    },
     get exitCode() {
       return child.exitCode;
     },
