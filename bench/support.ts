@@ -215,12 +215,15 @@ export async function probeStalls<T>(
       await sleep(10);
     }
   })();
+  let value: T;
   try {
-    const value = await work;
-    return { value, longestMs, probes };
+    value = await work;
   } finally {
+    // The probe in flight when the work ends may be the one that waited out the whole stall:
+    // it is counted before the figure is returned.
     done = true;
     await prober;
     await pool.close();
   }
+  return { value, longestMs, probes };
 }

@@ -23,7 +23,8 @@ import { badRequest } from '../errors';
 import type { OutgoingEvent } from '../events/queue';
 import { accessMessage } from './access';
 import { anchorOf, messageQuery, type NarrowTerm } from './message-fetch';
-import { runAction } from './transaction';
+import { yieldToEventLoop } from './read';
+import { type EventBatch, runAction } from './transaction';
 
 /** The flags the family's API knows (its NON_API_FLAGS left out). */
 const API_FLAGS: ReadonlySet<string> = new Set([
@@ -92,8 +93,70 @@ function targetMessages(ctx: ServiceContext, user: UserRow, change: FlagChange, 
 }
 
 /**
+ * Messages one transaction of a flag change works on at most: marking 5 000 messages unread
+ * (the flags/narrow bound) reads three rows per message for the event's message_details, too
+ * long to hold the event loop for in one piece.
+ */
+export const FLAGS_SLICE_SIZE = 1000;
+
+/** A flag change checked, with what its slices have done so far. */
+interface FlagPlan {
+  /** The messages to change, ascending. */
+  targets: number[];
+  /** Those that got a historical copy, which counts as a change. */
+  created: Set<number>;
+  /** The index in `targets` where the next slice starts. */
+  next: number;
+}
+
+/**
+ * Changes the flag on the plan's next `size` messages and tells the user's clients which
+ * changed (always in the first slice, as the one transaction did, even when none did).
+ */
+function flagSlice(
+  ctx: ServiceContext,
+  events: EventBatch,
+  user: UserRow,
+  change: FlagChange,
+  plan: FlagPlan,
+  size: number,
+  first: boolean,
+): number[] {
+  let ids = plan.targets.slice(plan.next, plan.next + size);
+  plan.next += ids.length;
+  if (!first && change.flag === 'read' && change.op === 'remove') {
+    // Checked again: the user may have left a stream since the first slice, and an unread
+    // stream message is always in a subscribed stream.
+    const outside = messagesInUnsubscribedStreams(ctx.db, user.id, ids);
+    ids = ids.filter((id) => !outside.has(id));
+  }
+  const set = setFlag(ctx.db, user.id, ids, change.flag, change.op === 'add');
+  const changed = [...new Set([...set, ...ids.filter((id) => plan.created.has(id))])].sort((a, b) => a - b);
+  if (!first && changed.length === 0) return changed;
+  const event: OutgoingEvent = {
+    type: 'update_message_flags',
+    op: change.op,
+    flag: change.flag,
+    messages: changed,
+    all: false,
+  };
+  if (change.flag === 'read' && change.op === 'remove') {
+    event.message_details = Object.fromEntries(changed.map((id) => [id, unreadDetails(ctx, user.id, id)]));
+  }
+  events.send(event, [user.id]);
+  return changed;
+}
+
+/** The checks (and historical copies) of a flag change, in the first slice's transaction. */
+function planFlags(ctx: ServiceContext, user: UserRow, change: FlagChange, messageIds: number[]): FlagPlan {
+  const { targets, created } = targetMessages(ctx, user, change, messageIds);
+  return { targets: [...targets].sort((a, b) => a - b), created: new Set(created), next: 0 };
+}
+
+/**
  * Changes one flag on the user's messages in one transaction and tells the user's clients;
- * answers the ids whose flag changed.
+ * answers the ids whose flag changed. For one or a few messages (a scheduled message sent);
+ * requests go through updateMessageFlagsInSlices.
  */
 export function updateMessageFlags(
   ctx: ServiceContext,
@@ -102,22 +165,42 @@ export function updateMessageFlags(
   messageIds: number[],
 ): number[] {
   return runAction(ctx, (events) => {
-    const { targets, created } = targetMessages(ctx, user, change, messageIds);
-    const set = setFlag(ctx.db, user.id, targets, change.flag, change.op === 'add');
-    const changed = [...new Set([...set, ...created])].sort((a, b) => a - b);
-    const event: OutgoingEvent = {
-      type: 'update_message_flags',
-      op: change.op,
-      flag: change.flag,
-      messages: changed,
-      all: false,
-    };
-    if (change.flag === 'read' && change.op === 'remove') {
-      event.message_details = Object.fromEntries(changed.map((id) => [id, unreadDetails(ctx, user.id, id)]));
-    }
-    events.send(event, [user.id]);
-    return changed;
+    const plan = planFlags(ctx, user, change, messageIds);
+    return flagSlice(ctx, events, user, change, plan, plan.targets.length, true);
   });
+}
+
+/**
+ * POST /messages/flags and /messages/flags/narrow: every message is checked (and given its
+ * historical copy if it needs one) in the first slice's transaction, so a request naming a
+ * message the user may not read changes nothing; the flags then change FLAGS_SLICE_SIZE
+ * messages at a time, ascending, each slice a transaction with its own event, yielding to the
+ * event loop between slices. Up to FLAGS_SLICE_SIZE messages it is one transaction and one
+ * event, as before. Answers the ids whose flag changed, ascending.
+ *
+ * If the server stops between slices, the historical copies exist and the older messages have
+ * the flag changed, the newer not yet, each client told of those changed; repeating the
+ * request finishes the job (a message whose flag is already right is no change).
+ */
+export async function updateMessageFlagsInSlices(
+  ctx: ServiceContext,
+  user: UserRow,
+  change: FlagChange,
+  messageIds: number[],
+): Promise<number[]> {
+  const changed: number[] = [];
+  const plan = runAction(ctx, (events) => {
+    const checked = planFlags(ctx, user, change, messageIds);
+    changed.push(...flagSlice(ctx, events, user, change, checked, FLAGS_SLICE_SIZE, true));
+    return checked;
+  });
+  while (plan.next < plan.targets.length) {
+    await yieldToEventLoop();
+    runAction(ctx, (events) => {
+      changed.push(...flagSlice(ctx, events, user, change, plan, FLAGS_SLICE_SIZE, false));
+    });
+  }
+  return changed;
 }
 
 /** The family's bound on the messages one flags/narrow request works on (MAX_MESSAGES_PER_UPDATE). */
@@ -143,7 +226,7 @@ function clampRange(range: NarrowRange): { numBefore: number; numAfter: number }
  * POST /messages/flags/narrow: the window of the narrow around the anchor (as GET /messages
  * reads it), then one flag change on those messages; answers the family's counts.
  */
-export function updateMessageFlagsForNarrow(
+export async function updateMessageFlagsForNarrow(
   ctx: ServiceContext,
   user: UserRow,
   change: FlagChange,
@@ -165,7 +248,7 @@ export function updateMessageFlagsForNarrow(
     ...(window.atAnchor ? [window.atAnchor] : []),
     ...window.after.slice(0, numAfter),
   ].map((row) => row.id);
-  const changed = updateMessageFlags(ctx, user, change, ids);
+  const changed = await updateMessageFlagsInSlices(ctx, user, change, ids);
   return {
     processed_count: ids.length,
     updated_count: changed.length,

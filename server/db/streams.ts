@@ -3,6 +3,7 @@ import { STREAM_COLORS } from '../../shared/protocol';
 import { FLAGS } from './flags';
 import type { Db } from './index';
 import { selectColumn } from './sql';
+import type { UserRow } from './users';
 
 /** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
 export const RETAIN_FOREVER = -1;
@@ -123,6 +124,138 @@ export function subscribe(db: Db, userId: number, streamId: number): void {
     `INSERT INTO subscriptions (user_id, stream_id, active, color) VALUES (?, ?, 1, ?)
      ON CONFLICT (user_id, stream_id) DO UPDATE SET active = 1`,
   ).run(userId, streamId, color);
+}
+
+/**
+ * Subscribes (or re-activates) each of these users to each of these streams they are not
+ * subscribed to yet, exactly as `subscribe` would one by one, users in order, each user's
+ * streams in order (a new row takes the next palette color after the user's rows so far);
+ * answers the streams each user was newly subscribed to. Three statements for any number of
+ * rows: one request may subscribe thousands of people, and a statement run per row costs
+ * more than the row.
+ */
+export function subscribeMany(
+  db: Db,
+  userIds: readonly number[],
+  streamIds: readonly number[],
+): Map<number, Set<number>> {
+  const rows = db
+    .prepare(
+      'SELECT user_id, stream_id, active FROM subscriptions WHERE user_id IN (SELECT value FROM json_each(?))',
+    )
+    .all(JSON.stringify(userIds)) as { user_id: number; stream_id: number; active: number }[];
+  const existing = new Map<number, Map<number, number>>();
+  for (const row of rows) {
+    let mine = existing.get(row.user_id);
+    if (!mine) {
+      mine = new Map();
+      existing.set(row.user_id, mine);
+    }
+    mine.set(row.stream_id, row.active);
+  }
+  const inserts: [number, number, string][] = [];
+  const reactivations: [number, number][] = [];
+  const added = new Map<number, Set<number>>();
+  for (const userId of userIds) {
+    const mine = existing.get(userId) ?? new Map<number, number>();
+    // The color of a new row follows the count of the user's rows, inactive ones included.
+    let count = mine.size;
+    const theirs = added.get(userId) ?? new Set<number>();
+    added.set(userId, theirs);
+    for (const streamId of streamIds) {
+      const active = mine.get(streamId);
+      if (active === 1 || theirs.has(streamId)) continue;
+      if (active === undefined) {
+        inserts.push([userId, streamId, STREAM_COLORS[count % STREAM_COLORS.length] ?? '#c2c2c2']);
+        count++;
+      } else {
+        reactivations.push([userId, streamId]);
+      }
+      theirs.add(streamId);
+    }
+  }
+  if (inserts.length > 0) {
+    db.prepare(
+      `INSERT INTO subscriptions (user_id, stream_id, active, color)
+       SELECT value ->> 0, value ->> 1, 1, value ->> 2 FROM json_each(?)`,
+    ).run(JSON.stringify(inserts));
+  }
+  if (reactivations.length > 0) {
+    db.prepare(
+      `UPDATE subscriptions SET active = 1
+       WHERE (user_id, stream_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
+    ).run(JSON.stringify(reactivations));
+  }
+  return added;
+}
+
+/**
+ * Users by id, in one statement (the ids travel as one JSON array); ids of no user are left
+ * out. The people with an event queue among a bulk subscription's, whose events need their
+ * settings.
+ */
+export function usersByIds(db: Db, userIds: readonly number[]): UserRow[] {
+  return db
+    .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(userIds)) as UserRow[];
+}
+
+/** What subscribing and unsubscribing people reads of each of them. */
+export type PrincipalRow = Pick<
+  UserRow,
+  'id' | 'realm_id' | 'is_active' | 'email' | 'role' | 'is_bot' | 'bot_owner_id'
+>;
+
+/**
+ * The PrincipalRow of users by id, in one statement; ids of no user are left out. A request
+ * may name thousands of people, and a whole row carries the user's settings as JSON: reading
+ * 2 000 whole rows costs about three times more.
+ */
+export function principalRows(db: Db, userIds: readonly number[]): PrincipalRow[] {
+  return db
+    .prepare(
+      `SELECT id, realm_id, is_active, email, role, is_bot, bot_owner_id FROM users
+       WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    )
+    .all(JSON.stringify(userIds)) as PrincipalRow[];
+}
+
+/** The subscription rows of these users to these streams, in one statement. */
+export function subscriptionRows(
+  db: Db,
+  userIds: readonly number[],
+  streamIds: readonly number[],
+): SubscriptionRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM subscriptions WHERE user_id IN (SELECT value FROM json_each(?))
+       AND stream_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(userIds), JSON.stringify(streamIds)) as SubscriptionRow[];
+}
+
+/**
+ * The realm's active users, by id, with only what the stream rules of permissions.ts read (the
+ * role): who may see a stream or its subscribers is decided for each of them. A whole user row
+ * carries the settings as JSON, which makes reading every row of a large organization cost
+ * tens of milliseconds; these two columns cost a few.
+ */
+export function activeUserRoles(db: Db, realmId: number): Pick<UserRow, 'id' | 'role'>[] {
+  return db
+    .prepare('SELECT id, role FROM users WHERE realm_id = ? AND is_active = 1 ORDER BY id')
+    .all(realmId) as Pick<UserRow, 'id' | 'role'>[];
+}
+
+/**
+ * A mark that changes whenever anything is written to the database, by this connection or
+ * another: the rows this connection has changed so far (SQLite's total_changes, rolled-back
+ * ones included) and data_version, which moves when another connection commits. What was read
+ * before the mark was taken is still true while it stays the same.
+ */
+export function writeMark(db: Db): string {
+  const changes = db.prepare('SELECT total_changes()').pluck().get() as number;
+  const version = db.pragma('data_version', { simple: true }) as number;
+  return `${changes}:${version}`;
 }
 
 export function subscriptionsOf(db: Db, userId: number): SubscriptionRow[] {
@@ -270,10 +403,19 @@ export function updateStream(
   );
 }
 
+/**
+ * The id of the stream's oldest message, or null when it has none. A stream message's
+ * recipient is the stream's own (insertMessage and moveMessages set both together), so the
+ * messages_recipient index (recipient_id, id) answers with one seek; no index starts with
+ * stream_id and id, and MIN over stream_id read every message of the stream, on every send.
+ */
 export function firstMessageId(db: Db, streamId: number): number | null {
-  const row = db.prepare('SELECT MIN(id) AS first FROM messages WHERE stream_id = ?').get(streamId) as {
-    first: number | null;
-  };
+  const row = db
+    .prepare(
+      `SELECT MIN(m.id) AS first FROM recipients r JOIN messages m ON m.recipient_id = r.id
+       WHERE r.type = 2 AND r.type_id = ?`,
+    )
+    .get(streamId) as { first: number | null };
   return row.first;
 }
 
@@ -299,6 +441,29 @@ export function usersWithUnreadIn(db: Db, streamId: number): number[] {
     `SELECT DISTINCT um.user_id FROM user_messages um JOIN messages m ON m.id = um.message_id
      WHERE m.stream_id = ? AND (um.flags & ${FLAGS.read}) = 0 ORDER BY um.user_id`,
     streamId,
+  );
+}
+
+/**
+ * Up to `limit` of the user's unread copies in a stream, or in one of its topics (any letter
+ * case), newest first, with ids below `beforeId` when given: one slice of
+ * mark_stream_as_read, the next one starting below where this one ended.
+ */
+export function newestUnreadInStream(
+  db: Db,
+  q: { userId: number; streamId: number; topic?: string | undefined; beforeId: number | null; limit: number },
+): number[] {
+  const topic = q.topic === undefined ? '' : 'AND m.topic = ? COLLATE NOCASE';
+  const before = q.beforeId === null ? '' : 'AND um.message_id < ?';
+  const args = [q.userId, q.streamId, ...(q.topic === undefined ? [] : [q.topic])];
+  if (q.beforeId !== null) args.push(q.beforeId);
+  return selectColumn(
+    db,
+    `SELECT um.message_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & ${FLAGS.read}) = 0 AND m.stream_id = ? ${topic} ${before}
+     ORDER BY um.message_id DESC LIMIT ?`,
+    ...args,
+    q.limit,
   );
 }
 

@@ -1,20 +1,20 @@
 /** POST /messages/flags and POST /messages/flags/narrow: personal message flags. */
-import { checkFlagChange, updateMessageFlags, updateMessageFlagsForNarrow } from '../actions/flags';
+import { checkFlagChange, updateMessageFlagsForNarrow, updateMessageFlagsInSlices } from '../actions/flags';
 import { route } from '../http';
 
 export const flagEndpoints = [
   route({
     endpoint: 'POST /messages/flags',
-    handle({ ctx, user, params }) {
+    async handle({ ctx, user, params }) {
       const change = checkFlagChange(params.op, params.flag);
-      updateMessageFlags(ctx, user, change, params.messages);
+      await updateMessageFlagsInSlices(ctx, user, change, params.messages);
       // The family answers the ids as sent.
       return { messages: params.messages };
     },
   }),
   route({
     endpoint: 'POST /messages/flags/narrow',
-    handle({ ctx, user, params }) {
+    async handle({ ctx, user, params }) {
       const change = checkFlagChange(params.op, params.flag);
       return updateMessageFlagsForNarrow(ctx, user, change, {
         anchor: params.anchor,

@@ -15,17 +15,17 @@ export const readEndpoints = [
   }),
   route({
     endpoint: 'POST /mark_stream_as_read',
-    handle({ ctx, user, params }) {
+    async handle({ ctx, user, params }) {
       const stream = accessStreamById(ctx, user, params.stream_id);
-      markStreamAsRead(ctx, user.id, stream);
+      await markStreamAsRead(ctx, user.id, stream);
       return undefined;
     },
   }),
   route({
     endpoint: 'POST /mark_topic_as_read',
-    handle({ ctx, user, params }) {
+    async handle({ ctx, user, params }) {
       const stream = accessStreamById(ctx, user, params.stream_id);
-      markStreamAsRead(ctx, user.id, stream, params.topic_name);
+      await markStreamAsRead(ctx, user.id, stream, params.topic_name);
       return undefined;
     },
   }),

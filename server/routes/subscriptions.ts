@@ -22,9 +22,9 @@ export const subscriptionEndpoints = [
   }),
   route({
     endpoint: 'POST /users/me/subscriptions',
-    handle({ ctx, user, params }) {
+    async handle({ ctx, user, params }) {
       const { history_public_to_subscribers: history, message_retention_days: retention } = params;
-      const result = doSubscribe(ctx, user, {
+      const result = await doSubscribe(ctx, user, {
         streams: params.subscriptions,
         principals: params.principals,
         authorizationErrorsFatal: params.authorization_errors_fatal ?? true,
