@@ -9,6 +9,7 @@ import {
   type UserSettingsValues,
 } from '../../shared/protocol';
 import type { Db } from './index';
+import type { ProfileValueRow } from './realm-data';
 
 export interface UserRow {
   id: number;
@@ -39,13 +40,20 @@ export function getUserById(db: Db, id: number): UserRow | undefined {
   return db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
 
-/** By display email or real address, case-insensitively (both columns are NOCASE). */
+/**
+ * By display email or real address, case-insensitively (both columns are NOCASE); the older
+ * account when the two name different people. Each column's unique index gives at most one id
+ * without reading the row, and only the smaller id's row is read (an OR of the columns collects
+ * both searches' rows and sorts them): every authenticated request runs this.
+ */
 export function getUserByEmail(db: Db, realmId: number, email: string): UserRow | undefined {
   return db
     .prepare(
-      'SELECT * FROM users WHERE realm_id = ? AND (email = ? OR delivery_email = ?) ORDER BY id LIMIT 1',
+      `SELECT * FROM users WHERE id = (SELECT MIN(id) FROM (
+         SELECT id FROM users WHERE realm_id = ? AND email = ?
+         UNION ALL SELECT id FROM users WHERE realm_id = ? AND delivery_email = ?))`,
     )
-    .get(realmId, email, email) as UserRow | undefined;
+    .get(realmId, email, realmId, email) as UserRow | undefined;
 }
 
 /** By display email only: where the real address must not identify anyone. */
@@ -175,6 +183,35 @@ export function writeUserSettings(
   }
   if (jsonChanged)
     db.prepare('UPDATE users SET settings = ? WHERE id = ?').run(JSON.stringify(stored), user.id);
+}
+
+/**
+ * The stored profile values of some users, in the fields' order (realm-data.ts's
+ * profileFieldValues reads the whole organization's). The ids travel as one JSON array, so the
+ * statement's text is the same for any number of them.
+ */
+export function profileFieldValuesOfUsers(
+  db: Db,
+  realmId: number,
+  userIds: readonly number[],
+): ProfileValueRow[] {
+  if (userIds.length === 1) {
+    return db
+      .prepare(
+        `SELECT v.user_id, v.field_id, v.value, v.rendered_value FROM custom_profile_field_values v
+         JOIN custom_profile_fields f ON f.id = v.field_id WHERE f.realm_id = ? AND v.user_id = ?
+         ORDER BY f."order", f.id`,
+      )
+      .all(realmId, userIds[0]) as ProfileValueRow[];
+  }
+  return db
+    .prepare(
+      `SELECT v.user_id, v.field_id, v.value, v.rendered_value FROM custom_profile_field_values v
+       JOIN custom_profile_fields f ON f.id = v.field_id
+       WHERE f.realm_id = ? AND v.user_id IN (SELECT value FROM json_each(?))
+       ORDER BY f."order", f.id`,
+    )
+    .all(realmId, JSON.stringify(userIds)) as ProfileValueRow[];
 }
 
 export function maxMessageIdForUser(db: Db, userId: number): number {

@@ -16,6 +16,7 @@ import { hashPassword, PASSWORD_MIN_LENGTH } from '../auth';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
+import { inOneRead } from '../db/sql';
 import { userStatuses } from '../db/user-data';
 import { botsOwnedBy, getUserByDisplayEmail, getUserByEmail, listUsers, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
@@ -51,7 +52,8 @@ export const userEndpoints = [
   route({
     endpoint: 'GET /users/me',
     handle({ ctx, user }) {
-      return formatOwnUser(ctx.db, user, requireRealm(ctx.db));
+      // Three reads (the organization, the newest message, the profile) under one read lock.
+      return inOneRead(ctx.db, () => formatOwnUser(ctx.db, user, requireRealm(ctx.db)));
     },
   }),
   route({
