@@ -28,12 +28,20 @@ export function savePresence(db: Db, realmId: number, row: PresenceRow): void {
 }
 
 /**
- * The users whose presence others may be shown: active humans. One who turned presence_enabled
- * off shows the old idle report the change left (server/presence.ts, hiddenRecord), as in the
- * family: offline, not absent.
+ * The users whose presence others may be shown: active humans, and of them only those with a
+ * stored presence (the store, server/presence.ts, writes every record through to user_presence
+ * before it keeps it, so no other user has one to show). One who turned presence_enabled off
+ * shows the old idle report the change left (server/presence.ts, hiddenRecord), as in the
+ * family: offline, not absent. Read from user_presence first: register asks at every call,
+ * and a large organization has many more users than users who ever reported presence.
  */
 export function presenceUsers(db: Db, realmId: number): { id: number; email: string }[] {
   return db
-    .prepare('SELECT id, email FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
-    .all(realmId) as { id: number; email: string }[];
+    .prepare(
+      // CROSS JOIN keeps user_presence the outer loop: without statistics, SQLite would walk
+      // every user of the organization and look each one up in user_presence.
+      `SELECT u.id, u.email FROM user_presence p CROSS JOIN users u ON u.id = p.user_id
+       WHERE p.realm_id = ? AND u.realm_id = ? AND u.is_active = 1 AND u.is_bot = 0 ORDER BY p.user_id`,
+    )
+    .all(realmId, realmId) as { id: number; email: string }[];
 }

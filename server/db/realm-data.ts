@@ -1,7 +1,12 @@
-/** Organization-wide data: custom profile fields, user groups, code playgrounds. */
+/**
+ * Organization-wide data: custom profile fields, user groups, code playgrounds; the users as
+ * register's lists show them (the roster); and the watch on the writes register's kept parts
+ * are built from (writeStamp, watchRows).
+ */
 import type { Db } from './index';
 import { SYSTEM_GROUP_MAX_ROLE } from './realm';
 import { runForEach, selectColumn } from './sql';
+import type { UserRow } from './users';
 
 export const PROFILE_FIELD_TYPES = {
   SHORT_TEXT: { id: 1, name: 'Short text' },
@@ -181,23 +186,36 @@ export function insertUserGroup(
   return id;
 }
 
-/** register's realm_user_groups; system groups' members follow the users' roles. */
-export function listUserGroups(db: Db, realmId: number): Record<string, unknown>[] {
+/** The organization's active humans by id, with their roles: the system groups' members. */
+export function activeHumanRoles(db: Db, realmId: number): { id: number; role: number }[] {
+  return db
+    .prepare('SELECT id, role FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
+    .all(realmId) as { id: number; role: number }[];
+}
+
+/**
+ * register's realm_user_groups; system groups' members follow the users' roles. `humans` is
+ * activeHumanRoles, which register has at hand.
+ */
+export function listUserGroups(
+  db: Db,
+  realmId: number,
+  humans: readonly { id: number; role: number }[] = activeHumanRoles(db, realmId),
+): Record<string, unknown>[] {
   const groups = db
     .prepare(
       `SELECT id, name, description, is_system_group FROM user_groups
        WHERE realm_id = ? AND deactivated = 0 ORDER BY id`,
     )
     .all(realmId) as { id: number; name: string; description: string; is_system_group: number }[];
+  // CROSS JOIN keeps the members the outer loop: without statistics, SQLite would walk every
+  // user of the organization and look each one up among the members.
   const members = db
     .prepare(
-      `SELECT m.group_id, m.user_id FROM user_group_members m JOIN users u ON u.id = m.user_id
+      `SELECT m.group_id, m.user_id FROM user_group_members m CROSS JOIN users u ON u.id = m.user_id
        WHERE u.realm_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
     )
     .all(realmId) as { group_id: number; user_id: number }[];
-  const humans = db
-    .prepare('SELECT id, role FROM users WHERE realm_id = ? AND is_active = 1 AND is_bot = 0 ORDER BY id')
-    .all(realmId) as { id: number; role: number }[];
   return groups.map((g) => {
     let ids: number[];
     if (g.is_system_group) {
@@ -336,4 +354,150 @@ export function playgroundNameTaken(db: Db, realmId: number, language: string, n
 
 export function deletePlayground(db: Db, playgroundId: number): void {
   db.prepare('DELETE FROM realm_playgrounds WHERE id = ?').run(playgroundId);
+}
+
+/** The columns of a user that the User object of lists shows (formats/users.ts formatUser). */
+const ROSTER_COLUMNS = [
+  'id',
+  'email',
+  'delivery_email',
+  'full_name',
+  'role',
+  'is_billing_admin',
+  'is_bot',
+  'bot_type',
+  'bot_owner_id',
+  'is_active',
+  'timezone',
+  'date_joined_ms',
+  'avatar_source',
+  'avatar_version',
+] as const satisfies readonly (keyof UserRow)[];
+
+export type RosterRow = Pick<UserRow, (typeof ROSTER_COLUMNS)[number]>;
+
+/**
+ * The organization's users, bots and deactivated users included, by id, with only the columns
+ * their User objects show: a user's row also holds the settings (over a kilobyte of JSON),
+ * which register's list of the whole organization has no use for.
+ */
+export function listRoster(db: Db, realmId: number): RosterRow[] {
+  return db
+    .prepare(`SELECT ${ROSTER_COLUMNS.join(', ')} FROM users WHERE realm_id = ? ORDER BY id`)
+    .all(realmId) as RosterRow[];
+}
+
+/** listRoster's rows of some users (the ids travel as one JSON array); others are left out. */
+export function rosterRowsOf(db: Db, realmId: number, userIds: readonly number[]): RosterRow[] {
+  return db
+    .prepare(
+      // `+realm_id` keeps SQLite from walking the organization's index: the ids are few.
+      `SELECT ${ROSTER_COLUMNS.join(', ')} FROM users
+       WHERE id IN (SELECT value FROM json_each(?)) AND +realm_id = ? ORDER BY id`,
+    )
+    .all(JSON.stringify(userIds), realmId) as RosterRow[];
+}
+
+/**
+ * The writes register's kept parts (events/initial-state/shared.ts) are built from, by kind:
+ * the table, the columns whose changes count (all when not given), and the column that names
+ * the row to build again (an id, or the user or stream the row is about). `users` counts
+ * changes of the columns some kept part reads, not of the password, the API key, the language
+ * or the settings, which `user_settings` counts; `message_senders` and `message_streams` count
+ * messages sent, deleted and moved, not edits of their content.
+ */
+const WATCHED_WRITES = {
+  users: { table: 'users', columns: [...ROSTER_COLUMNS, 'realm_id'], row: 'id' },
+  user_settings: { table: 'users', columns: ['settings'], updatesOnly: true, row: 'id' },
+  custom_profile_fields: { table: 'custom_profile_fields', row: 'id' },
+  custom_profile_field_values: { table: 'custom_profile_field_values', row: 'user_id' },
+  user_groups: { table: 'user_groups', row: 'id' },
+  user_group_members: { table: 'user_group_members', row: 'user_id' },
+  user_status: { table: 'user_status', row: 'user_id' },
+  message_senders: { table: 'messages', columns: ['realm_id', 'sender_id', 'date_sent'], row: 'sender_id' },
+  message_streams: { table: 'messages', columns: ['realm_id', 'stream_id', 'date_sent'], row: 'stream_id' },
+  streams: { table: 'streams', row: 'id' },
+} as const satisfies Record<
+  string,
+  { table: string; columns?: readonly string[]; updatesOnly?: boolean; row: string }
+>;
+
+export type WatchedWrites = keyof typeof WATCHED_WRITES;
+
+const WATCHED_NAMES = Object.keys(WATCHED_WRITES) as WatchedWrites[];
+
+interface Watch {
+  /** Rows written so far, by kind (WATCHED_NAMES' order). */
+  counts: number[];
+  /** Who wants the rows' ids, by kind. */
+  listeners: ((rowId: number) => void)[][];
+  dataVersion: () => number;
+}
+
+const watches = new WeakMap<Db, Watch>();
+
+/**
+ * Starts counting this connection's writes of each watched kind, with temporary triggers (the
+ * connection's own, never stored in the database) that call into JavaScript with the row's
+ * id, before and after an update. A write that is rolled back still counts: a count can only
+ * move too often, never too little.
+ */
+function watch(db: Db): Watch {
+  const existing = watches.get(db);
+  if (existing) return existing;
+  const counts = WATCHED_NAMES.map(() => 0);
+  const listeners: ((rowId: number) => void)[][] = WATCHED_NAMES.map(() => []);
+  db.function('confab_watched_write', { deterministic: false }, (kind, rowId) => {
+    const index = kind as number;
+    counts[index] = (counts[index] ?? 0) + 1;
+    if (typeof rowId === 'number') for (const listener of listeners[index] ?? []) listener(rowId);
+    return null;
+  });
+  const triggers: string[] = [];
+  WATCHED_NAMES.forEach((name, index) => {
+    const watched: { table: string; columns?: readonly string[]; updatesOnly?: boolean; row: string } =
+      WATCHED_WRITES[name];
+    const call = (row: 'NEW' | 'OLD') => `confab_watched_write(${index}, ${row}.${watched.row})`;
+    const update = watched.columns ? `UPDATE OF ${watched.columns.join(', ')}` : 'UPDATE';
+    const events: [string, string][] = [[update, `${call('OLD')}, ${call('NEW')}`]];
+    if (!watched.updatesOnly) events.push(['INSERT', call('NEW')], ['DELETE', call('OLD')]);
+    events.forEach(([event, calls], n) => {
+      triggers.push(
+        `CREATE TEMP TRIGGER confab_watch_${name}_${n} AFTER ${event} ON main.${watched.table}
+         BEGIN SELECT ${calls}; END;`,
+      );
+    });
+  });
+  db.exec(triggers.join('\n'));
+  // data_version moves when another connection commits (a command-line tool, a test's own
+  // connection): those writes fire none of this connection's triggers.
+  const version = db.prepare('PRAGMA data_version').pluck();
+  const made = { counts, listeners, dataVersion: () => version.get() as number };
+  watches.set(db, made);
+  return made;
+}
+
+/**
+ * A stamp of the writes of these kinds so far: equal stamps mean that no row of them changed
+ * in between, through this connection or any other. Counting starts at the first call.
+ */
+export function writeStamp(db: Db, kinds: readonly WatchedWrites[]): string {
+  const watched = watch(db);
+  let stamp = String(watched.dataVersion());
+  for (const kind of kinds) stamp += `:${watched.counts[WATCHED_NAMES.indexOf(kind)]}`;
+  return stamp;
+}
+
+/**
+ * Calls `listener` with the id named by each row of the kind this connection writes (both ids
+ * of an update that changes it), from then on and while a statement runs: it must not use the
+ * database. Writes of other connections call nothing; dataVersion tells of them.
+ */
+export function watchRows(db: Db, kind: WatchedWrites, listener: (rowId: number) => void): void {
+  watch(db).listeners[WATCHED_NAMES.indexOf(kind)]?.push(listener);
+}
+
+/** SQLite's data_version: it moves when another connection commits. */
+export function dataVersion(db: Db): number {
+  return watch(db).dataVersion();
 }

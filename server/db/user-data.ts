@@ -103,15 +103,24 @@ export function setUserStatus(
 
 /**
  * register's user_status: per user id, only the parts that are set (the interface family
- * leaves out empty ones); `away` is the inverse of presence_enabled.
+ * leaves out empty ones); `away` is the inverse of presence_enabled. With `userIds`, only
+ * theirs (the ids travel as one JSON array): register keeps the organization's up to date.
  */
-export function userStatuses(db: Db, realmId: number): Record<string, Record<string, unknown>> {
+export function userStatuses(
+  db: Db,
+  realmId: number,
+  userIds?: readonly number[],
+): Record<string, Record<string, unknown>> {
+  // CROSS JOIN keeps the statuses the outer loop: without statistics, SQLite would walk every
+  // user of the organization.
+  const chosen = userIds ? 'AND s.user_id IN (SELECT value FROM json_each(?))' : '';
   const rows = db
     .prepare(
-      `SELECT s.*, u.settings FROM user_status s JOIN users u ON u.id = s.user_id
-       WHERE u.realm_id = ? AND u.is_active = 1 ORDER BY s.user_id`,
+      `SELECT s.user_id, s.status_text, s.emoji_name, s.emoji_code, s.reaction_type
+       FROM user_status s CROSS JOIN users u ON u.id = s.user_id
+       WHERE u.realm_id = ? AND u.is_active = 1 ${chosen} ORDER BY s.user_id`,
     )
-    .all(realmId) as {
+    .all(realmId, ...(userIds ? [JSON.stringify(userIds)] : [])) as {
     user_id: number;
     status_text: string;
     emoji_name: string;
@@ -132,12 +141,37 @@ export function userStatuses(db: Db, realmId: number): Record<string, Record<str
   // Users who turned presence off appear "away" to legacy clients.
   const away = db
     .prepare(
-      `SELECT id FROM users WHERE realm_id = ? AND is_active = 1
-       AND json_extract(settings, '$.presence_enabled') = 0`,
+      userIds
+        ? `SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?)) AND +realm_id = ?
+           AND is_active = 1 AND json_extract(settings, '$.presence_enabled') = 0`
+        : `SELECT id FROM users WHERE realm_id = ? AND is_active = 1
+           AND json_extract(settings, '$.presence_enabled') = 0`,
     )
-    .all(realmId) as { id: number }[];
+    .all(...(userIds ? [JSON.stringify(userIds), realmId] : [realmId])) as { id: number }[];
   for (const { id } of away) result[String(id)] = { ...result[String(id)], away: true };
   return result;
+}
+
+/**
+ * Each of these users' latest activity in the organization, in seconds: joining or their
+ * newest message (the ids travel as one JSON array; users of no organization's are left out).
+ * db/activity.ts's lastActivityByUser for a few users: register keeps the organization's up to
+ * date with it.
+ */
+export function lastActivityOfUsers(
+  db: Db,
+  realmId: number,
+  userIds: readonly number[],
+): Map<number, number> {
+  const rows = db
+    .prepare(
+      `SELECT u.id AS id,
+              MAX(u.date_joined_ms / 1000,
+                  COALESCE((SELECT MAX(m.date_sent) FROM messages m WHERE m.sender_id = u.id), 0)) AS last_active
+       FROM users u WHERE u.id IN (SELECT value FROM json_each(?)) AND +u.realm_id = ?`,
+    )
+    .all(JSON.stringify(userIds), realmId) as { id: number; last_active: number }[];
+  return new Map(rows.map((row) => [row.id, row.last_active]));
 }
 
 export function alertWords(db: Db, userId: number): string[] {

@@ -158,54 +158,109 @@ export function formatSubscription(
   return result;
 }
 
-/** register's subscriptions, unsubscribed and never_subscribed. */
-export function subscriptionState(
-  db: Db,
+/** A live stream of the organization with its figures: what its Stream object is built from. */
+export interface StreamWithFigures {
+  stream: StreamRow;
+  figures: StreamFigures;
+}
+
+/** Every live stream of the organization with its figures, by id. */
+export function realmStreams(db: Db, realmId: number): StreamWithFigures[] {
+  const figuresOf = realmStreamFigures(db, realmId);
+  return listStreams(db, realmId).map((stream) => ({ stream, figures: figuresOf(stream) }));
+}
+
+/**
+ * Where each stream goes in register's subscriptions, unsubscribed and never_subscribed for
+ * this user (`subscriptions` are the user's rows, active or not), with whether the user may
+ * see the subscribers of a stream they left.
+ */
+export function placeStreams<S extends StreamWithFigures>(
   user: UserRow,
-  includeSubscribers: boolean,
-  notificationSettingsNull = true,
+  streams: readonly S[],
+  subscriptions: readonly SubscriptionRow[],
 ) {
-  const defaults = notificationSettingsNull ? null : notificationDefaults(user);
-  const streams = listStreams(db, user.realm_id);
-  const subs = new Map(subscriptionsOf(db, user.id).map((s) => [s.stream_id, s]));
-  const figuresOf = realmStreamFigures(db, user.realm_id);
-  const subscribers = includeSubscribers ? subscribersByStream(db, user.realm_id) : null;
-  const subscriptions: Record<string, unknown>[] = [];
-  const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
-  for (const stream of streams) {
+  const subs = new Map(subscriptions.map((s) => [s.stream_id, s]));
+  const subscribed: { entry: S; sub: SubscriptionRow }[] = [];
+  const unsubscribed: { entry: S; sub: SubscriptionRow; subscribersVisible: boolean }[] = [];
+  const neverSubscribed: S[] = [];
+  for (const entry of streams) {
+    const { stream } = entry;
     const sub = subs.get(stream.id);
-    const figures = figuresOf(stream);
-    const members = subscribers ? (subscribers.get(stream.id) ?? []) : undefined;
     if (sub?.active === 1) {
-      subscriptions.push(formatSubscription(stream, sub, figures, members, defaults));
+      subscribed.push({ entry, sub });
     } else if (sub) {
       // A former subscription of a stream the user can no longer see is gone with the
       // stream (a `stream` delete event told the client).
       if (!canSeeStream(user, stream, false)) continue;
       // Former subscribers of a private stream no longer see its members.
-      const visible = canSeeSubscribers(user, stream, false);
-      unsubscribed.push(formatSubscription(stream, sub, figures, visible ? members : undefined, defaults));
+      unsubscribed.push({ entry, sub, subscribersVisible: canSeeSubscribers(user, stream, false) });
     } else if (canSeeStream(user, stream, false)) {
-      const never = formatStream(stream, figures);
-      if (members) never.subscribers = members;
-      neverSubscribed.push(never);
+      neverSubscribed.push(entry);
     }
   }
-  return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
+  return { subscribed, unsubscribed, neverSubscribed };
 }
 
-/** register's streams: every stream the user may see. */
-export function visibleStreams(db: Db, user: UserRow): Record<string, unknown>[] {
-  const subscribed = new Set(
-    subscriptionsOf(db, user.id)
-      .filter((s) => s.active === 1)
-      .map((s) => s.stream_id),
-  );
-  const figuresOf = realmStreamFigures(db, user.realm_id);
-  return listStreams(db, user.realm_id)
-    .filter((s) => canSeeStream(user, s, subscribed.has(s.id)))
-    .map((s) => formatStream(s, figuresOf(s)));
+/**
+ * register's subscriptions, unsubscribed and never_subscribed. `streams` and `subscriptions`
+ * default to the organization's (realmStreams) and the user's rows; register, which also
+ * lists the streams, reads them once for both.
+ */
+export function subscriptionState(
+  db: Db,
+  user: UserRow,
+  includeSubscribers: boolean,
+  notificationSettingsNull = true,
+  streams: readonly StreamWithFigures[] = realmStreams(db, user.realm_id),
+  subscriptions: readonly SubscriptionRow[] = subscriptionsOf(db, user.id),
+) {
+  const places = placeStreams(user, streams, subscriptions);
+  return formatPlaces(db, user, places, includeSubscribers, notificationSettingsNull);
+}
+
+/** The three lists of subscriptionState, from where the streams go (placeStreams). */
+export function formatPlaces(
+  db: Db,
+  user: UserRow,
+  places: ReturnType<typeof placeStreams>,
+  includeSubscribers: boolean,
+  notificationSettingsNull: boolean,
+) {
+  const defaults = notificationSettingsNull ? null : notificationDefaults(user);
+  const subscribers = includeSubscribers ? subscribersByStream(db, user.realm_id) : null;
+  const membersOf = (stream: StreamRow) => (subscribers ? (subscribers.get(stream.id) ?? []) : undefined);
+  return {
+    subscriptions: places.subscribed.map(({ entry, sub }) =>
+      formatSubscription(entry.stream, sub, entry.figures, membersOf(entry.stream), defaults),
+    ),
+    unsubscribed: places.unsubscribed.map(({ entry, sub, subscribersVisible }) =>
+      formatSubscription(
+        entry.stream,
+        sub,
+        entry.figures,
+        subscribersVisible ? membersOf(entry.stream) : undefined,
+        defaults,
+      ),
+    ),
+    // Without subscribers, the Stream object as it is (register writes it from its kept JSON).
+    never_subscribed: places.neverSubscribed.map((entry) => {
+      const never = formatStream(entry.stream, entry.figures);
+      const members = membersOf(entry.stream);
+      if (members) never.subscribers = members;
+      return never;
+    }),
+  };
+}
+
+/** register's streams: every stream the user may see (`subscriptions`: the user's rows). */
+export function visibleStreams<S extends StreamWithFigures>(
+  user: UserRow,
+  streams: readonly S[],
+  subscriptions: readonly SubscriptionRow[],
+): S[] {
+  const subscribed = new Set(subscriptions.filter((s) => s.active === 1).map((s) => s.stream_id));
+  return streams.filter(({ stream }) => canSeeStream(user, stream, subscribed.has(stream.id)));
 }
 
 export interface StreamQuery {

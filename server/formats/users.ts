@@ -4,8 +4,8 @@
  */
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow } from '../db/realm';
-import { profileFieldValues } from '../db/realm-data';
-import { maxMessageIdForUser, type UserRow } from '../db/users';
+import { profileFieldValues, type RosterRow } from '../db/realm-data';
+import { maxMessageIdForUser, profileFieldValuesOfUsers, type UserRow } from '../db/users';
 import { canAccessDeliveryEmail, isAdmin, isGuest, isOwner } from '../permissions';
 
 export type ProfileData = Record<string, { value: string; rendered_value?: string }>;
@@ -19,22 +19,35 @@ export interface UserView {
   profileData?: Map<number, ProfileData>;
 }
 
+/**
+ * What a User object of lists shows beside the user: register keeps the lists it builds by
+ * these (events/initial-state/roster.ts), so no other part of the viewer may change it.
+ */
+export interface ListView {
+  /** The viewer may see real addresses (canAccessDeliveryEmail). */
+  deliveryEmail: boolean;
+  clientExtavatar: boolean;
+  profileData?: Map<number, ProfileData> | undefined;
+}
+
 /** Our own avatar address; external avatars are left to clients that asked for that. */
-export function avatarUrl(user: UserRow, clientExtavatar: boolean): string | null {
+export function avatarUrl(
+  user: Pick<UserRow, 'id' | 'avatar_source' | 'avatar_version'>,
+  clientExtavatar: boolean,
+): string | null {
   if (clientExtavatar && user.avatar_source === 'G') return null;
   return `/avatar/${user.id}?v=${user.avatar_version}`;
 }
 
-export function dateJoined(user: UserRow): string {
+export function dateJoined(user: Pick<UserRow, 'date_joined_ms'>): string {
   return new Date(user.date_joined_ms).toISOString();
 }
 
 export function profileDataOf(db: Db, realmId: number, userIds?: number[]): Map<number, ProfileData> {
-  const rows = profileFieldValues(db, realmId);
-  const wanted = userIds ? new Set(userIds) : null;
+  // Only the values asked for: one user's profile (GET /users/me) reads that user's rows.
+  const rows = userIds ? profileFieldValuesOfUsers(db, realmId, userIds) : profileFieldValues(db, realmId);
   const result = new Map<number, ProfileData>();
   for (const row of rows) {
-    if (wanted && !wanted.has(row.user_id)) continue;
     let data = result.get(row.user_id);
     if (!data) {
       data = {};
@@ -54,7 +67,7 @@ export function profileValue(
 }
 
 /** The role as flags: in every User object, and in register's fields about the user. */
-export function roleFlags(user: UserRow) {
+export function roleFlags(user: Pick<UserRow, 'role' | 'is_billing_admin'>) {
   return {
     is_admin: isAdmin(user),
     is_owner: isOwner(user),
@@ -64,7 +77,7 @@ export function roleFlags(user: UserRow) {
 }
 
 /** Fields every form of the User object has. */
-function baseUser(user: UserRow) {
+function baseUser(user: RosterRow) {
   return {
     user_id: user.id,
     email: user.email,
@@ -79,7 +92,16 @@ function baseUser(user: UserRow) {
 }
 
 /** A user in lists (register realm_users, GET /users, realm_user add events). */
-export function formatUser(user: UserRow, view: UserView): Record<string, unknown> {
+export function formatUser(user: RosterRow, view: UserView): Record<string, unknown> {
+  return formatListedUser(user, {
+    deliveryEmail: canAccessDeliveryEmail(view.viewer, view.realm),
+    clientExtavatar: view.clientExtavatar,
+    profileData: view.profileData,
+  });
+}
+
+/** formatUser for a viewer known by what the object depends on (ListView). */
+export function formatListedUser(user: RosterRow, view: ListView): Record<string, unknown> {
   const result: Record<string, unknown> = {
     ...baseUser(user),
     avatar_url: avatarUrl(user, view.clientExtavatar),
@@ -87,7 +109,7 @@ export function formatUser(user: UserRow, view: UserView): Record<string, unknow
     bot_type: user.bot_type,
   };
   if (user.is_bot) result.bot_owner_id = user.bot_owner_id;
-  if (canAccessDeliveryEmail(view.viewer, view.realm)) result.delivery_email = user.delivery_email;
+  if (view.deliveryEmail) result.delivery_email = user.delivery_email;
   if (!user.is_bot && view.profileData) result.profile_data = view.profileData.get(user.id) ?? {};
   return result;
 }

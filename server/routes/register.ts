@@ -3,12 +3,14 @@
  * credentials, organizations with public access (enable_spectator_access) get a spectator
  * snapshot and no queue (queue_id null); others answer 401.
  */
+import type { FastifyReply } from 'fastify';
 import { CLIENT_CAPABILITIES, type ClientCapabilities, type ParamsOf } from '../../shared/protocol';
 import type { ServiceContext } from '../context';
 import { requireRealm } from '../db/realm';
 import type { UserRow } from '../db/users';
 import { badRequest, unauthorized } from '../errors';
 import { fetchInitialState } from '../events/initial-state';
+import { answerParts } from '../events/initial-state/shared';
 import { NARROW_OPERATORS, type QueueSettings } from '../events/queue';
 import { type PublicRequest, route } from '../http';
 import { isGuest } from '../permissions';
@@ -81,6 +83,30 @@ export function parseQueueParams(ctx: ServiceContext, user: UserRow, params: Que
   return { queue, ...common };
 }
 
+/**
+ * Sends a 200 JSON answer given as parts, one after the other, as Fastify would send it whole
+ * (the headers set on the reply, such as the rate limit's, then the type and length): the
+ * kept parts of a large organization's snapshot are megabytes that a single buffer would copy
+ * at every register.
+ */
+function sendJsonParts(reply: FastifyReply, parts: readonly Buffer[]): void {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  reply.hijack();
+  const res = reply.raw;
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) res.setHeader(name, value);
+  }
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', String(length));
+  res.writeHead(200);
+  // Corked, the parts leave in one write rather than one each.
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.uncork();
+  res.end();
+}
+
 export function baseUrl(req: PublicRequest): string {
   return `${req.http.protocol}://${req.http.host}`;
 }
@@ -125,14 +151,19 @@ export const registerEndpoints = [
       const queue = ctx.queues.register(parsed.queue);
       try {
         const state = fetchInitialState(ctx, { ...parsed, user, realm, baseUrl: baseUrl(req) });
-        return {
+        // Written here rather than by the router: the snapshot's kept parts are JSON already.
+        const parts = answerParts({
+          result: 'success',
+          msg: '',
           queue_id: queue.id,
           last_event_id: queue.lastEventId,
           ...versionFields(),
           event_queue_longpoll_timeout_seconds: ctx.config.longpollSeconds,
           user_id: user.id,
           ...state,
-        };
+        });
+        sendJsonParts(req.reply, parts);
+        return undefined;
       } catch (error) {
         ctx.queues.delete(queue);
         throw error;
