@@ -1,6 +1,11 @@
 /**
  * POST /streams/{stream_id}/delete_topic: deletes a topic's messages in batches of 100,
- * newest first, each batch its own transaction, so that progress survives a timeout.
+ * newest first, each batch its own transaction, so that progress survives a timeout, and
+ * yields to the event loop between batches (runBatched), so that no batch holds other
+ * requests up for more than a few milliseconds.
+ *
+ * If the server stops between batches, the newest messages are gone with every copy of them
+ * and their clients told; the older ones are all there. Repeating the request finishes it.
  */
 import type { ServiceContext } from '../context';
 import { deleteMessages, topicMessagesNewestFirst, userIdsWithCopies } from '../db/messages';
