@@ -335,7 +335,8 @@ export function applyEvents(state: AccountState, events: readonly ServerEvent[])
   let i = 0;
   while (i < events.length) {
     const event = events[i] as ServerEvent;
-    // A run of new messages (a burst) goes in at once: the unread map is copied once, not per message.
+    // A run of new messages (a poll's batch, a burst) goes into the unreads through one draft:
+    // each conversation it touches is copied once, not once per message.
     let end = i;
     while (events[end]?.type === 'message') end++;
     if (end - i > 1) {
@@ -349,7 +350,7 @@ export function applyEvents(state: AccountState, events: readonly ServerEvent[])
   return next;
 }
 
-/** Consecutive `message` events: what applying each in turn gives, in linear time. */
+/** Consecutive `message` events: what applying each in turn gives, at the cost of the run. */
 function applyMessageRun(state: AccountState, run: readonly EventOf<'message'>[]): AccountState {
   const next = withSlice(state, 'unreads', handleMessageEvents(state.unreads, run, state.userId));
   let recent = next.recentPrivateConversations;
@@ -362,44 +363,27 @@ function applyMessageRun(state: AccountState, run: readonly EventOf<'message'>[]
 const values = <T>(record: Readonly<Record<number, T>>): T[] => Object.values(record) as T[];
 
 function unreadsToSnapshot(unreads: UnreadState, raw: unknown): Record<string, unknown> {
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
-  const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
-  const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
-  const ids = Object.keys(unreads.messages)
-    .map(Number)
-    .sort((a, b) => a - b);
-  for (const id of ids) {
-    const where = unreads.messages[id];
-    if (!where) continue;
-    if (where.kind === 'stream') {
-      const key = `${where.streamId}\u0000${where.topic}`;
-      const entry = streams.get(key) ?? {
-        stream_id: where.streamId,
-        topic: where.topic,
-        unread_message_ids: [],
-      };
-      entry.unread_message_ids.push(id);
-      streams.set(key, entry);
-    } else if (where.kind === 'pm') {
-      const entry = pms.get(where.userId) ?? {
-        other_user_id: where.userId,
-        sender_id: where.userId,
-        unread_message_ids: [],
-      };
-      entry.unread_message_ids.push(id);
-      pms.set(where.userId, entry);
-    } else {
-      const entry = huddles.get(where.userIds) ?? { user_ids_string: where.userIds, unread_message_ids: [] };
-      entry.unread_message_ids.push(id);
-      huddles.set(where.userIds, entry);
-    }
+  const streams: { stream_id: number; topic: string; unread_message_ids: number[] }[] = [];
+  const pms: { other_user_id: number; sender_id: number; unread_message_ids: number[] }[] = [];
+  const huddles: { user_ids_string: string; unread_message_ids: number[] }[] = [];
+  for (const stream of unreads.streams.values()) {
+    for (const { location, ids } of stream.topics.values())
+      streams.push({ stream_id: location.streamId, topic: location.topic, unread_message_ids: [...ids] });
   }
+  for (const { location, ids } of unreads.privates.values()) {
+    if (location.kind === 'pm')
+      pms.push({ other_user_id: location.userId, sender_id: location.userId, unread_message_ids: [...ids] });
+    else huddles.push({ user_ids_string: location.userIds, unread_message_ids: [...ids] });
+  }
+  // Each list in the order of its conversations' oldest unread message.
+  const oldestFirst = (a: { unread_message_ids: number[] }, b: { unread_message_ids: number[] }) =>
+    (a.unread_message_ids[0] as number) - (b.unread_message_ids[0] as number);
   return {
     ...(typeof raw === 'object' && raw !== null ? raw : {}),
-    count: ids.length,
-    pms: [...pms.values()],
-    streams: [...streams.values()],
-    huddles: [...huddles.values()],
+    count: unreads.messages.size,
+    pms: pms.sort(oldestFirst),
+    streams: streams.sort(oldestFirst),
+    huddles: huddles.sort(oldestFirst),
     mentions: [...unreads.mentions],
   };
 }

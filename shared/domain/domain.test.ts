@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BOB, CAROL, ME, snapshotFixture, subscription, user } from '../../test/fixtures/domain';
 import { parseEvent, type RegisterState, type ServerEvent } from '../protocol';
-import { accountStateFromSnapshot, applyEvent, applyEvents, snapshotFromAccountState } from './index';
+import {
+  accountStateFromSnapshot,
+  applyEvent,
+  applyEvents,
+  snapshotFromAccountState,
+  unreadsFromLocations,
+} from './index';
 
 const minimal: RegisterState = {
   last_event_id: -1,
@@ -29,7 +35,7 @@ describe('account state', () => {
       realmPlaygrounds: [],
       alertWords: [],
       userTopics: {},
-      unreads: { messages: {}, mentions: [] },
+      unreads: unreadsFromLocations({}),
       realmUserSettingsDefaults: {},
       realm: {},
       realmEmoji: {},
@@ -48,15 +54,17 @@ describe('account state', () => {
     expect(Object.keys(state.users.nonActive)).toEqual([String(CAROL)]);
     expect(Object.keys(state.subscriptions.subscribed)).toEqual(['1', '2']);
     expect(Object.keys(state.subscriptions.neverSubscribed)).toEqual(['3']);
-    expect(state.unreads).toEqual({
-      messages: {
-        20: { kind: 'pm', userId: BOB },
-        21: { kind: 'stream', streamId: 1, topic: 'lunch' },
-        22: { kind: 'stream', streamId: 1, topic: 'lunch' },
-        23: { kind: 'stream', streamId: 2, topic: 'logo' },
-      },
-      mentions: [22],
-    });
+    expect(state.unreads).toEqual(
+      unreadsFromLocations(
+        {
+          20: { kind: 'pm', userId: BOB },
+          21: { kind: 'stream', streamId: 1, topic: 'lunch' },
+          22: { kind: 'stream', streamId: 1, topic: 'lunch' },
+          23: { kind: 'stream', streamId: 2, topic: 'logo' },
+        },
+        [22],
+      ),
+    );
     expect(state.userStatus[BOB]?.status_text).toBe('away');
   });
 
@@ -120,11 +128,14 @@ describe('account state', () => {
   it('applies a batch into one new state, leaving the old one untouched', () => {
     const old = accountStateFromSnapshot(snapshotFixture());
     const copy = structuredClone(old);
+    // structuredClone copies no class's private fields: the unread map's entries are kept apart.
+    const unread = [...old.unreads.messages];
     const next = applyEvents(old, [
       { id: 0, type: 'alert_words', alert_words: ['release'] },
       { id: 1, type: 'drafts', op: 'remove', draft_id: 1 },
     ]);
     expect(old).toEqual(copy);
+    expect([...old.unreads.messages]).toEqual(unread);
     expect(next.alertWords).toEqual(['release']);
     expect(next.drafts).toEqual({});
     // Slices the batch did not touch are the old objects.
@@ -135,6 +146,7 @@ describe('account state', () => {
   it('takes a run of new messages in at once, exactly as one at a time', () => {
     const old = accountStateFromSnapshot(snapshotFixture());
     const copy = structuredClone(old);
+    const unread = [...old.unreads.messages];
     const dm = (id: number, to: number[], flags: string[] = []): ServerEvent => ({
       id,
       type: 'message',
@@ -168,9 +180,8 @@ describe('account state', () => {
     const batched = applyEvents(old, events);
     expect(batched).toEqual(oneByOne);
     expect(old).toEqual(copy);
-    const added = Object.keys(batched.unreads.messages)
-      .map(Number)
-      .filter((id) => !Object.hasOwn(old.unreads.messages, id));
+    expect([...old.unreads.messages]).toEqual(unread);
+    const added = batched.unreads.messages.ids().filter((id) => !old.unreads.messages.has(id));
     expect(added).toEqual([501, 502, 505, 506, 508, 509]);
     expect(batched.unreads.mentions.filter((id) => id > 500)).toEqual([502, 506]);
   });

@@ -28,6 +28,7 @@ import {
   recentConversationsFromSnapshot,
   selectIsAdmin,
   snapshotFromAccountState,
+  unreadsFromLocations,
   unreadsFromSnapshot,
   usersFromSnapshot,
 } from './index';
@@ -422,12 +423,17 @@ describe('update_message: moved messages take their unread entries along', () =>
   });
 
   it('to a new topic, a new stream, or both', () => {
-    expect(handleUpdateMessageEvent(unreads(), move({ subject: 'dinner' })).messages).toEqual({
-      20: { kind: 'pm', userId: BOB },
-      21: { kind: 'stream', streamId: 1, topic: 'dinner' },
-      22: { kind: 'stream', streamId: 1, topic: 'dinner' },
-    });
-    expect(handleUpdateMessageEvent(unreads(), move({ new_stream_id: 2 })).messages[22]).toEqual({
+    expect(handleUpdateMessageEvent(unreads(), move({ subject: 'dinner' }))).toEqual(
+      unreadsFromLocations(
+        {
+          20: { kind: 'pm', userId: BOB },
+          21: { kind: 'stream', streamId: 1, topic: 'dinner' },
+          22: { kind: 'stream', streamId: 1, topic: 'dinner' },
+        },
+        [22],
+      ),
+    );
+    expect(handleUpdateMessageEvent(unreads(), move({ new_stream_id: 2 })).messages.get(22)).toEqual({
       kind: 'stream',
       streamId: 2,
       topic: 'lunch',
@@ -436,8 +442,8 @@ describe('update_message: moved messages take their unread entries along', () =>
       unreads(),
       move({ new_stream_id: 2, subject: 'x', message_ids: [22] }),
     );
-    expect(both.messages[21]).toEqual({ kind: 'stream', streamId: 1, topic: 'lunch' });
-    expect(both.messages[22]).toEqual({ kind: 'stream', streamId: 2, topic: 'x' });
+    expect(both.messages.get(21)).toEqual({ kind: 'stream', streamId: 1, topic: 'lunch' });
+    expect(both.messages.get(22)).toEqual({ kind: 'stream', streamId: 2, topic: 'x' });
     expect(both.mentions).toEqual([22]);
   });
 

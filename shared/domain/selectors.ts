@@ -9,7 +9,7 @@
 import { type AccountState, ownUser } from './account';
 import { type PresenceStatus, presenceStatus } from './presence';
 import type { SubscriptionsState } from './subscriptions';
-import type { UnreadState } from './unreads';
+import type { StreamUnreads, UnreadState } from './unreads';
 import { topicKey, type UserTopicsState, VISIBILITY_POLICY } from './user-topics';
 
 export interface UnreadSummary {
@@ -17,8 +17,6 @@ export interface UnreadSummary {
   total: number;
   /** Per subscribed stream: its unmuted topics' unread messages (shown even if the stream is muted). */
   streams: Readonly<Record<number, number>>;
-  /** Per topic, keyed by topicKey(stream_id, topic): every unread message of the topic. */
-  topics: Readonly<Record<string, number>>;
   /** One-to-one and group private messages. */
   privateMessages: number;
   mentions: number;
@@ -47,43 +45,100 @@ function mutedIn(
   return subscribed[streamId]?.is_muted === true;
 }
 
+/** What one stream adds to the summary, for its mute state and the topic policies. */
+interface StreamPart {
+  muted: boolean;
+  userTopics: UserTopicsState;
+  /** Unread messages of its topics that are not muted themselves (the stream's count). */
+  shown: number;
+  /** Unread messages that are not muted by the spec's rule (toward the total). */
+  counted: number;
+}
+
+/**
+ * Per stream's unreads object: a batch replaces only the streams it touches (unreads.ts), so
+ * the summary of the new state reads every other stream's part from here.
+ */
+const streamParts = new WeakMap<StreamUnreads, StreamPart>();
+
+const policyIndexes = new WeakMap<UserTopicsState, ReadonlyMap<number, ReadonlyMap<string, number>>>();
+
+/**
+ * The visibility policies of one stream's topics, keyed by the topic's name in lower case
+ * (topicPolicy's rule), or undefined when the stream has none: built once per user_topics
+ * state, so that a pass over thousands of topics looks up only those of streams with policies.
+ */
+export function streamTopicPolicies(
+  userTopics: UserTopicsState,
+  streamId: number,
+): ReadonlyMap<string, number> | undefined {
+  let index = policyIndexes.get(userTopics);
+  if (!index) {
+    const out = new Map<number, Map<string, number>>();
+    for (const t of Object.values(userTopics)) {
+      let policies = out.get(t.stream_id);
+      if (!policies) {
+        policies = new Map();
+        out.set(t.stream_id, policies);
+      }
+      policies.set(t.topic_name.toLowerCase(), t.visibility_policy);
+    }
+    index = out;
+    policyIndexes.set(userTopics, index);
+  }
+  return index.get(streamId);
+}
+
+function streamPart(
+  streamId: number,
+  stream: StreamUnreads,
+  muted: boolean,
+  userTopics: UserTopicsState,
+): StreamPart {
+  const known = streamParts.get(stream);
+  if (known && known.muted === muted && known.userTopics === userTopics) return known;
+  const policies = streamTopicPolicies(userTopics, streamId);
+  let shown = 0;
+  let counted = 0;
+  for (const [topic, { ids }] of stream.topics) {
+    const policy = policies?.get(topic.toLowerCase()) ?? VISIBILITY_POLICY.inherit;
+    if (policy !== VISIBILITY_POLICY.muted) shown += ids.length;
+    // mutedIn's rule, with the policy already at hand.
+    const isMuted =
+      policy === VISIBILITY_POLICY.muted ||
+      (policy !== VISIBILITY_POLICY.unmuted && policy !== VISIBILITY_POLICY.followed && muted);
+    if (!isMuted) counted += ids.length;
+  }
+  const part = { muted, userTopics, shown, counted };
+  streamParts.set(stream, part);
+  return part;
+}
+
+/** O(streams with unreads + mentions), never a pass over the unread messages. */
 function summarize(
   unreads: UnreadState,
   subscribed: SubscriptionsState['subscribed'],
   userTopics: UserTopicsState,
 ): UnreadSummary {
+  let inStreams = 0;
   let total = 0;
-  let privateMessages = 0;
   const streams: Record<number, number> = {};
-  const topics: Record<string, number> = {};
-  for (const where of Object.values(unreads.messages)) {
-    if (where.kind !== 'stream') {
-      privateMessages += 1;
-      total += 1;
-      continue;
-    }
-    const sub = subscribed[where.streamId];
+  for (const [streamId, stream] of unreads.streams) {
+    inStreams += stream.count;
+    const sub = subscribed[streamId];
     if (!sub) continue;
-    const key = topicKey(where.streamId, where.topic);
-    topics[key] = (topics[key] ?? 0) + 1;
-    const policy = userTopics[key]?.visibility_policy ?? VISIBILITY_POLICY.inherit;
-    if (policy !== VISIBILITY_POLICY.muted) streams[where.streamId] = (streams[where.streamId] ?? 0) + 1;
-    // mutedIn's rule, with the key and the policy already at hand (this loop runs per unread).
-    const muted =
-      policy === VISIBILITY_POLICY.muted ||
-      (policy !== VISIBILITY_POLICY.unmuted &&
-        policy !== VISIBILITY_POLICY.followed &&
-        sub.is_muted === true);
-    if (!muted) total += 1;
+    const part = streamPart(streamId, stream, sub.is_muted === true, userTopics);
+    if (part.shown > 0) streams[streamId] = part.shown;
+    total += part.counted;
   }
+  const privateMessages = unreads.messages.size - inStreams;
   let mentionedInStreams = 0;
   for (const id of unreads.mentions) {
-    if (unreads.messages[id]?.kind === 'stream') mentionedInStreams += 1;
+    if (unreads.messages.get(id)?.kind === 'stream') mentionedInStreams += 1;
   }
   return {
-    total,
+    total: total + privateMessages,
     streams,
-    topics,
     privateMessages,
     mentions: unreads.mentions.length,
     privateAndMentions: privateMessages + mentionedInStreams,
@@ -144,12 +199,37 @@ export function unreadSummary(state: AccountState): UnreadSummary {
 export const selectUnreadTotal = (state: AccountState): number => unreadSummary(state).total;
 export const selectStreamUnread = (state: AccountState, streamId: number): number =>
   unreadSummary(state).streams[streamId] ?? 0;
+/** Every unread message of the topic (whatever the case of its name), in a subscribed stream. */
 export const selectTopicUnread = (state: AccountState, streamId: number, topic: string): number =>
-  unreadSummary(state).topics[topicKey(streamId, topic)] ?? 0;
+  topicUnreadCounts(state, streamId).get(topic.toLowerCase()) ?? 0;
 export const selectPrivateUnread = (state: AccountState): number => unreadSummary(state).privateMessages;
 export const selectMentionUnread = (state: AccountState): number => unreadSummary(state).mentions;
 export const selectPrivateAndMentionUnread = (state: AccountState): number =>
   unreadSummary(state).privateAndMentions;
+
+const NO_COUNTS: ReadonlyMap<string, number> = new Map();
+const topicCounts = new WeakMap<StreamUnreads, ReadonlyMap<string, number>>();
+
+/**
+ * A subscribed stream's unread messages per topic, keyed by the topic's name in lower case
+ * (a topic is one conversation whatever the case of its name), muted topics included. The same
+ * object until a batch changes the stream's unreads, so a screen may select it.
+ */
+export function topicUnreadCounts(state: AccountState, streamId: number): ReadonlyMap<string, number> {
+  const stream = state.unreads.streams.get(streamId);
+  if (!stream || !state.subscriptions.subscribed[streamId]) return NO_COUNTS;
+  let counts = topicCounts.get(stream);
+  if (!counts) {
+    const out = new Map<string, number>();
+    for (const [topic, { ids }] of stream.topics) {
+      const key = topic.toLowerCase();
+      out.set(key, (out.get(key) ?? 0) + ids.length);
+    }
+    counts = out;
+    topicCounts.set(stream, counts);
+  }
+  return counts;
+}
 
 /** The user's desktop_icon_count_display: 1 all unread messages, 2 private messages and mentions, 3 none. */
 export type IconCountDisplay = 1 | 2 | 3;

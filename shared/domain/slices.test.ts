@@ -28,6 +28,7 @@ import {
   topicKey,
   type UnreadState,
   type UsersState,
+  unreadsFromLocations,
   unreadsFromSnapshot,
   usersFromSnapshot,
 } from './index';
@@ -571,7 +572,7 @@ describe('unread events', () => {
   });
 
   it('snapshot: a missing unread_msgs, or parts of another shape, count no unreads', () => {
-    const none = { messages: {}, mentions: [] };
+    const none = unreadsFromLocations({});
     expect(unreadsFromSnapshot(undefined)).toEqual(none);
     expect(unreadsFromSnapshot('x')).toEqual(none);
     expect(unreadsFromSnapshot({ pms: 'x', mentions: 'y' })).toEqual(none);
@@ -584,11 +585,11 @@ describe('unread events', () => {
         huddles: [{ user_ids_string: '1,2,3', unread_message_ids: 'z' }],
         mentions: [6, 'q'],
       }),
-    ).toEqual({ messages: { 6: { kind: 'stream', streamId: 1, topic: 't' } }, mentions: [6] });
+    ).toEqual(unreadsFromLocations({ 6: { kind: 'stream', streamId: 1, topic: 't' } }, [6]));
   });
 
   it('message: a stream message from someone else is unread', () => {
-    expect(handleMessageEvent(unreads(), message({}), ME).messages[40]).toEqual({
+    expect(handleMessageEvent(unreads(), message({}), ME).messages.get(40)).toEqual({
       kind: 'stream',
       streamId: 1,
       topic: 'lunch',
@@ -609,13 +610,13 @@ describe('unread events', () => {
 
   it('message: private to us, and to a group', () => {
     const pm = message({ type: 'private', subject: '', display_recipient: [{ id: ME }, { id: BOB }] });
-    expect(handleMessageEvent(unreads(), pm, ME).messages[40]).toEqual({ kind: 'pm', userId: BOB });
+    expect(handleMessageEvent(unreads(), pm, ME).messages.get(40)).toEqual({ kind: 'pm', userId: BOB });
     const group = message({
       type: 'private',
       subject: '',
       display_recipient: [{ id: CAROL }, { id: ME }, { id: BOB }],
     });
-    expect(handleMessageEvent(unreads(), group, ME).messages[40]).toEqual({
+    expect(handleMessageEvent(unreads(), group, ME).messages.get(40)).toEqual({
       kind: 'huddle',
       userIds: `${ME},${BOB},${CAROL}`,
     });
@@ -633,14 +634,15 @@ describe('unread events', () => {
     }) as EventOf<'update_message_flags'>;
 
   it('update_message_flags add read: those messages, or all', () => {
-    expect(handleUpdateMessageFlagsEvent(unreads(), flags('add', 'read', [21, 22]), ME)).toEqual({
-      messages: { 20: { kind: 'pm', userId: BOB }, 23: { kind: 'stream', streamId: 2, topic: 'logo' } },
-      mentions: [],
-    });
-    expect(handleUpdateMessageFlagsEvent(unreads(), flags('add', 'read', [], true), ME)).toEqual({
-      messages: {},
-      mentions: [],
-    });
+    expect(handleUpdateMessageFlagsEvent(unreads(), flags('add', 'read', [21, 22]), ME)).toEqual(
+      unreadsFromLocations({
+        20: { kind: 'pm', userId: BOB },
+        23: { kind: 'stream', streamId: 2, topic: 'logo' },
+      }),
+    );
+    expect(handleUpdateMessageFlagsEvent(unreads(), flags('add', 'read', [], true), ME)).toEqual(
+      unreadsFromLocations({}),
+    );
   });
 
   it('update_message_flags remove read: back to unread where message_details says', () => {
@@ -652,7 +654,7 @@ describe('unread events', () => {
       },
     });
     const next = handleUpdateMessageFlagsEvent(unreads(), event, ME);
-    expect([next.messages[50], next.messages[51], next.messages[52]]).toEqual([
+    expect([next.messages.get(50), next.messages.get(51), next.messages.get(52)]).toEqual([
       { kind: 'stream', streamId: 2, topic: 'logo' },
       { kind: 'pm', userId: BOB },
       { kind: 'huddle', userIds: `${ME},${BOB},${CAROL}` },
@@ -680,17 +682,19 @@ describe('unread events', () => {
       stream_id: 1,
       topic: 'lunch',
     });
-    expect(bulk).toEqual({
-      messages: { 20: { kind: 'pm', userId: BOB }, 23: { kind: 'stream', streamId: 2, topic: 'logo' } },
-      mentions: [],
-    });
+    expect(bulk).toEqual(
+      unreadsFromLocations({
+        20: { kind: 'pm', userId: BOB },
+        23: { kind: 'stream', streamId: 2, topic: 'logo' },
+      }),
+    );
     const one = handleDeleteMessageEvent(unreads(), {
       id: 0,
       type: 'delete_message',
       message_type: 'private',
       message_id: 20,
     });
-    expect(Object.keys(one.messages)).toEqual(['21', '22', '23']);
+    expect(one.messages.ids()).toEqual([21, 22, 23]);
   });
 
   it('through applyEvent, unread events change only the unreads slice', () => {
@@ -698,14 +702,14 @@ describe('unread events', () => {
     const next = applyEvent(state, { ...flags('add', 'read', [20]), id: 3 });
     expect(next).toEqual({
       ...state,
-      unreads: {
-        ...state.unreads,
-        messages: {
-          21: state.unreads.messages[21],
-          22: state.unreads.messages[22],
-          23: state.unreads.messages[23],
+      unreads: unreadsFromLocations(
+        {
+          21: { kind: 'stream', streamId: 1, topic: 'lunch' },
+          22: { kind: 'stream', streamId: 1, topic: 'lunch' },
+          23: { kind: 'stream', streamId: 2, topic: 'logo' },
         },
-      },
+        [22],
+      ),
     });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AccountState } from '../../../shared/domain';
+import { type AccountState, unreadsFromLocations } from '../../../shared/domain';
 import type { ApiBody } from '../bridge/api';
 import {
   createLongWrites,
@@ -151,16 +151,13 @@ describe('createLongWrites', () => {
 
 describe('marking as read', () => {
   const state = {
-    unreads: {
-      messages: {
-        1: { kind: 'stream', streamId: 3, topic: 'lunch' },
-        2: { kind: 'stream', streamId: 3, topic: 'lunch' },
-        3: { kind: 'stream', streamId: 3, topic: 'release' },
-        4: { kind: 'stream', streamId: 5, topic: 'lunch' },
-        5: { kind: 'pm', userId: 9 },
-      },
-      mentions: [],
-    },
+    unreads: unreadsFromLocations({
+      1: { kind: 'stream', streamId: 3, topic: 'lunch' },
+      2: { kind: 'stream', streamId: 3, topic: 'lunch' },
+      3: { kind: 'stream', streamId: 3, topic: 'release' },
+      4: { kind: 'stream', streamId: 5, topic: 'lunch' },
+      5: { kind: 'pm', userId: 9 },
+    }),
   } as unknown as AccountState;
 
   it('counts what is left of each target', () => {

@@ -11,7 +11,7 @@ import type { LongWrite } from './longWrites';
 export type MarkTarget =
   | { kind: 'topic'; streamId: number; topic: string }
   | { kind: 'stream'; streamId: number }
-  | { kind: 'messages'; messageIds: number[] }
+  | { kind: 'messages'; messageIds: readonly number[] }
   | { kind: 'all' };
 
 export function markTargetKey(target: MarkTarget): string {
@@ -29,15 +29,17 @@ export function markTargetKey(target: MarkTarget): string {
 
 /** The unread messages of the target in the account's state (muted ones included: they are marked too). */
 export function unreadIn(state: AccountState, target: MarkTarget): number {
-  const unread = state.unreads.messages;
-  if (target.kind === 'all') return Object.keys(unread).length;
-  if (target.kind === 'messages') return target.messageIds.filter((id) => unread[id] !== undefined).length;
-  let count = 0;
-  for (const where of Object.values(unread)) {
-    if (where.kind !== 'stream' || where.streamId !== target.streamId) continue;
-    if (target.kind === 'stream' || where.topic === target.topic) count++;
+  const { unreads } = state;
+  switch (target.kind) {
+    case 'all':
+      return unreads.messages.size;
+    case 'messages':
+      return target.messageIds.filter((id) => unreads.messages.has(id)).length;
+    case 'stream':
+      return unreads.streams.get(target.streamId)?.count ?? 0;
+    case 'topic':
+      return unreads.streams.get(target.streamId)?.topics.get(target.topic)?.ids.length ?? 0;
   }
-  return count;
 }
 
 /** The long write that marks the target as read; `streamName` names the stream in its words. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicKey } from '../../../../shared/domain';
+import { topicKey, unreadsFromLocations } from '../../../../shared/domain';
 import type { Subscription, User } from '../../../../shared/protocol';
 import { conversationNarrow, type InboxInputs, inboxModel, nextUnreadTopic } from './inbox';
 
@@ -32,8 +32,8 @@ function inputs(): InboxInputs {
         last_updated: 0,
       },
     },
-    unreads: {
-      messages: {
+    unreads: unreadsFromLocations(
+      {
         100: { kind: 'stream', streamId: 10, topic: 'lunch' },
         101: { kind: 'stream', streamId: 10, topic: 'welcome' },
         105: { kind: 'stream', streamId: 10, topic: 'lunch' },
@@ -46,8 +46,8 @@ function inputs(): InboxInputs {
         109: { kind: 'huddle', userIds: '1,2,3' },
         110: { kind: 'pm', userId: 2 },
       },
-      mentions: [101],
-    },
+      [101],
+    ),
   };
 }
 
@@ -104,7 +104,7 @@ describe('inboxModel', () => {
   });
 
   it('is empty with nothing unread', () => {
-    const empty = inboxModel({ ...inputs(), unreads: { messages: {}, mentions: [] } });
+    const empty = inboxModel({ ...inputs(), unreads: unreadsFromLocations({}) });
     expect(empty).toEqual({ streams: [], conversations: [], total: 0 });
     expect(nextUnreadTopic(empty)).toBeNull();
   });

@@ -8,16 +8,16 @@
 import {
   type AccountState,
   type Narrow,
-  topicPolicy,
-  type UnreadLocation,
+  privateKey,
+  streamTopicPolicies,
   VISIBILITY_POLICY,
 } from '../../../../shared/domain';
 
 export interface InboxTopic {
   topic: string;
   count: number;
-  /** Unread ids, ascending. */
-  messageIds: number[];
+  /** Unread ids, ascending (the unread state's own list: never changed). */
+  messageIds: readonly number[];
   followed: boolean;
   mentioned: boolean;
 }
@@ -40,7 +40,8 @@ export interface InboxConversation {
   userIds: number[];
   names: string[];
   count: number;
-  messageIds: number[];
+  /** Unread ids, ascending (the unread state's own list: never changed). */
+  messageIds: readonly number[];
   mentioned: boolean;
 }
 
@@ -53,102 +54,88 @@ export interface InboxModel {
 /** The parts of the account state the inbox reads (each a stable slice of the store). */
 export type InboxInputs = Pick<AccountState, 'userId' | 'users' | 'subscriptions' | 'userTopics' | 'unreads'>;
 
-/** The spec's muting rule (selectors.ts isTopicMuted), over the inbox's inputs. */
-function isMuted(state: InboxInputs, streamId: number, topic: string): boolean {
-  const policy = topicPolicy(state.userTopics, streamId, topic);
-  if (policy === VISIBILITY_POLICY.muted) return true;
-  if (policy === VISIBILITY_POLICY.unmuted || policy === VISIBILITY_POLICY.followed) return false;
-  return state.subscriptions.subscribed[streamId]?.is_muted === true;
-}
+/** Stream names in the user's language's order (a collator is much faster than localeCompare). */
+const byName = new Intl.Collator().compare;
 
+/**
+ * From the unread state's per-conversation index: the cost follows the conversations with
+ * unreads (and the mentions), not the unread messages, and the id lists are the state's own.
+ */
 export function inboxModel(state: InboxInputs): InboxModel {
   const subscribed = state.subscriptions.subscribed;
-  const mentions = new Set(state.unreads.mentions);
-  const streams = new Map<number, Map<string, InboxTopic>>();
-  const conversations = new Map<string, { userIds: number[]; ids: number[]; mentioned: boolean }>();
-
-  const entries = Object.entries(state.unreads.messages) as [string, UnreadLocation][];
-  for (const [rawId, where] of entries) {
-    const id = Number(rawId);
-    if (where.kind === 'stream') {
-      if (!subscribed[where.streamId] || isMuted(state, where.streamId, where.topic)) continue;
-      let topics = streams.get(where.streamId);
-      if (!topics) {
-        topics = new Map();
-        streams.set(where.streamId, topics);
-      }
-      let topic = topics.get(where.topic);
-      if (!topic) {
-        topic = {
-          topic: where.topic,
-          count: 0,
-          messageIds: [],
-          followed: topicPolicy(state.userTopics, where.streamId, where.topic) === VISIBILITY_POLICY.followed,
-          mentioned: false,
-        };
-        topics.set(where.topic, topic);
-      }
-      topic.count += 1;
-      topic.messageIds.push(id);
-      if (mentions.has(id)) topic.mentioned = true;
-    } else {
-      const userIds =
-        where.kind === 'pm'
-          ? [where.userId]
-          : where.userIds
-              .split(',')
-              .map(Number)
-              .filter((u) => u !== state.userId);
-      const key = where.kind === 'pm' ? `pm:${where.userId}` : `huddle:${where.userIds}`;
-      let conversation = conversations.get(key);
-      if (!conversation) {
-        conversation = { userIds, ids: [], mentioned: false };
-        conversations.set(key, conversation);
-      }
-      conversation.ids.push(id);
-      if (mentions.has(id)) conversation.mentioned = true;
-    }
+  const { unreads } = state;
+  // The conversations that hold an unread mention, by stream and topic or by privateKey.
+  const mentionedTopics = new Set<string>();
+  const mentionedPrivates = new Set<string>();
+  for (const id of unreads.mentions) {
+    const where = unreads.messages.get(id);
+    if (where?.kind === 'stream') mentionedTopics.add(`${where.streamId}\u0000${where.topic}`);
+    else if (where) mentionedPrivates.add(privateKey(where));
   }
 
-  const newest = (ids: number[]) => ids[ids.length - 1] ?? 0;
-  const streamList: InboxStream[] = [...streams.entries()].map(([streamId, topics]) => {
+  const newest = (ids: readonly number[]) => ids[ids.length - 1] ?? 0;
+  const streamList: InboxStream[] = [];
+  for (const [streamId, stream] of unreads.streams) {
     const sub = subscribed[streamId];
-    const list = [...topics.values()];
-    for (const t of list) t.messageIds.sort((a, b) => a - b);
+    if (!sub) continue;
+    const policies = streamTopicPolicies(state.userTopics, streamId);
+    const list: InboxTopic[] = [];
+    for (const [topic, { ids }] of stream.topics) {
+      // The spec's muting rule (selectors.ts isTopicMuted), the policy looked up once.
+      const policy = policies?.get(topic.toLowerCase()) ?? VISIBILITY_POLICY.inherit;
+      const followed = policy === VISIBILITY_POLICY.followed;
+      const muted =
+        policy === VISIBILITY_POLICY.muted ||
+        (policy !== VISIBILITY_POLICY.unmuted && !followed && sub.is_muted === true);
+      if (muted) continue;
+      list.push({
+        topic,
+        count: ids.length,
+        messageIds: ids,
+        followed,
+        mentioned: mentionedTopics.has(`${streamId}\u0000${topic}`),
+      });
+    }
+    if (list.length === 0) continue;
     list.sort((a, b) => newest(b.messageIds) - newest(a.messageIds));
-    return {
+    streamList.push({
       streamId,
-      name: sub?.name ?? `Stream ${streamId}`,
-      color: sub?.color,
-      inviteOnly: sub?.invite_only === true,
-      muted: sub?.is_muted === true,
-      pinned: sub?.pin_to_top === true,
+      name: sub.name ?? `Stream ${streamId}`,
+      color: sub.color,
+      inviteOnly: sub.invite_only === true,
+      muted: sub.is_muted === true,
+      pinned: sub.pin_to_top === true,
       count: list.reduce((n, t) => n + t.count, 0),
       topics: list,
-    };
-  });
+    });
+  }
   streamList.sort(
     (a, b) =>
-      Number(b.pinned) - Number(a.pinned) ||
-      Number(a.muted) - Number(b.muted) ||
-      a.name.localeCompare(b.name),
+      Number(b.pinned) - Number(a.pinned) || Number(a.muted) - Number(b.muted) || byName(a.name, b.name),
   );
 
   const nameOf = (userId: number) => {
     const user = state.users.active[userId] ?? state.users.nonActive[userId];
     return user?.full_name ?? `User ${userId}`;
   };
-  const conversationList: InboxConversation[] = [...conversations.entries()].map(([key, c]) => {
-    const ids = [...c.ids].sort((a, b) => a - b);
-    return {
+  const conversationList: InboxConversation[] = [];
+  for (const [key, { location, ids }] of unreads.privates) {
+    const userIds =
+      location.kind === 'pm'
+        ? [location.userId]
+        : location.userIds
+            .split(',')
+            .map(Number)
+            .filter((u) => u !== state.userId);
+    conversationList.push({
       key,
-      userIds: c.userIds,
-      names: c.userIds.map(nameOf),
+      userIds,
+      names: userIds.map(nameOf),
       count: ids.length,
       messageIds: ids,
-      mentioned: c.mentioned,
-    };
-  });
+      mentioned: mentionedPrivates.has(key),
+    });
+  }
   conversationList.sort((a, b) => newest(b.messageIds) - newest(a.messageIds));
 
   const total =

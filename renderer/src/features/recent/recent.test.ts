@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicKey } from '../../../../shared/domain';
+import { topicKey, unreadsFromLocations } from '../../../../shared/domain';
 import type { ServerEvent, Subscription, User } from '../../../../shared/protocol';
 import {
   addMessages,
@@ -57,7 +57,7 @@ function inputs(extra: Partial<RecentInputs> = {}): RecentInputs {
       subscribed: { 10: sub(10, 'general'), 11: sub(11, 'design', { is_muted: true }) },
     } as unknown as RecentInputs['subscriptions'],
     userTopics: {},
-    unreads: { messages: {}, mentions: [] },
+    unreads: unreadsFromLocations({}),
     ...extra,
   };
 }
@@ -168,15 +168,12 @@ describe('applyRecentEvents', () => {
 describe('recentRows and filterRows', () => {
   const unreadInputs = () =>
     inputs({
-      unreads: {
-        messages: {
-          2: { kind: 'stream', streamId: 10, topic: 'Lunch' },
-          6: { kind: 'stream', streamId: 10, topic: 'lunch' },
-          3: { kind: 'pm', userId: BOB },
-          5: { kind: 'huddle', userIds: '1,2,3' },
-        },
-        mentions: [],
-      },
+      unreads: unreadsFromLocations({
+        2: { kind: 'stream', streamId: 10, topic: 'Lunch' },
+        6: { kind: 'stream', streamId: 10, topic: 'lunch' },
+        3: { kind: 'pm', userId: BOB },
+        5: { kind: 'huddle', userIds: '1,2,3' },
+      }),
     });
 
   it('names, colors and counts each conversation', () => {

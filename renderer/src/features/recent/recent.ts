@@ -10,6 +10,7 @@
 import {
   type AccountState,
   type RecentPrivateConversation,
+  type StreamUnreads,
   topicPolicy,
   VISIBILITY_POLICY,
 } from '../../../../shared/domain';
@@ -221,23 +222,42 @@ export type RecentInputs = Pick<
   'userId' | 'users' | 'subscriptions' | 'userTopics' | 'unreads'
 >;
 
-/** Unread counts per conversation key (the keys of narrowKey). */
+/** Per stream's unreads object (a batch replaces only those it touches): its topics' keys and counts. */
+const streamTopicCounts = new WeakMap<StreamUnreads, readonly (readonly [string, number])[]>();
+
+function topicCountsOf(streamId: number, stream: StreamUnreads): readonly (readonly [string, number])[] {
+  let counts = streamTopicCounts.get(stream);
+  if (!counts) {
+    // Topics that differ only in case are one conversation (narrowKey lowercases): counted twice, summed.
+    counts = [...stream.topics].map(
+      ([topic, { ids }]) => [narrowKey({ kind: 'topic', streamId, topic }), ids.length] as const,
+    );
+    streamTopicCounts.set(stream, counts);
+  }
+  return counts;
+}
+
+/**
+ * Unread counts per conversation key (the keys of narrowKey), from the unread state's
+ * per-conversation index: one step per conversation with unreads, none per message.
+ */
 export function unreadByConversation(state: Pick<AccountState, 'userId' | 'unreads'>): Map<string, number> {
   const counts = new Map<string, number>();
   const self = state.userId ?? 0;
-  for (const where of Object.values(state.unreads.messages)) {
-    let key: string;
-    if (where.kind === 'stream')
-      key = narrowKey({ kind: 'topic', streamId: where.streamId, topic: where.topic });
-    else if (where.kind === 'pm') key = narrowKey({ kind: 'dm', userIds: [where.userId] });
-    else {
-      const others = where.userIds
-        .split(',')
-        .map(Number)
-        .filter((id) => id !== self);
-      key = narrowKey({ kind: 'dm', userIds: others.length === 0 ? [self] : others });
+  const add = (key: string, count: number) => counts.set(key, (counts.get(key) ?? 0) + count);
+  for (const [streamId, stream] of state.unreads.streams) {
+    for (const [key, count] of topicCountsOf(streamId, stream)) add(key, count);
+  }
+  for (const { location: where, ids } of state.unreads.privates.values()) {
+    if (where.kind === 'pm') {
+      add(narrowKey({ kind: 'dm', userIds: [where.userId] }), ids.length);
+      continue;
     }
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const others = where.userIds
+      .split(',')
+      .map(Number)
+      .filter((id) => id !== self);
+    add(narrowKey({ kind: 'dm', userIds: others.length === 0 ? [self] : others }), ids.length);
   }
   return counts;
 }

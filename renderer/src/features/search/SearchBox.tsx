@@ -164,8 +164,7 @@ function useSuggestionContext(query: string): SuggestionContext {
             ? fetched
             : queryClient.getQueryData<TopicList>(apiQueryKey(accountId, topicsPath(streamId)));
         const known = new Set((cached?.topics ?? []).map((t) => t.name));
-        for (const where of Object.values(unreads.messages))
-          if (where.kind === 'stream' && where.streamId === streamId) known.add(where.topic);
+        for (const topic of unreads.streams.get(streamId)?.topics.keys() ?? []) known.add(topic);
         return [...known];
       },
     }),

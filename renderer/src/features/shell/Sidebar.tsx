@@ -21,7 +21,7 @@ import {
   Star,
 } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
-import { topicKey, unreadSummary } from '../../../../shared/domain';
+import { topicUnreadCounts, unreadSummary } from '../../../../shared/domain';
 import { narrowKey } from '../../../../shared/domain/narrow';
 import type { Subscription } from '../../../../shared/protocol';
 import { useApiQuery } from '../../queries/api';
@@ -294,10 +294,10 @@ function StreamTopics({
 }) {
   const navigate = useNavigate();
   const list = useApiQuery<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
-  const counts = useAccountState((a) => unreadSummary(a).topics);
+  const counts = useAccountState((a) => topicUnreadCounts(a, streamId));
   const topics = sidebarTopics(
     list.data?.topics ?? [],
-    (topic) => counts[topicKey(streamId, topic)] ?? 0,
+    (topic) => counts.get(topic.toLowerCase()) ?? 0,
     current,
   );
   return (
