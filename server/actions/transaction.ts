@@ -3,11 +3,12 @@
  * a client must never see an event for a change that was rolled back.
  */
 import type { ServiceContext } from '../context';
-import type { EventQueue, OutgoingEvent } from '../events/queue';
+import type { EventBuilder, QueueVariant } from '../events/manager';
+import type { OutgoingEvent } from '../events/queue';
 
 type Pending =
   | { kind: 'plain'; event: OutgoingEvent; userIds: number[] }
-  | { kind: 'built'; userIds: number[]; build: (queue: EventQueue) => OutgoingEvent | null };
+  | { kind: 'built'; userIds: number[]; build: EventBuilder; variant: QueueVariant | undefined };
 
 export class EventBatch {
   private readonly pending: Pending[] = [];
@@ -17,9 +18,13 @@ export class EventBatch {
     this.pending.push({ kind: 'plain', event, userIds: [...userIds] });
   }
 
-  /** For events whose shape depends on the receiving client's capabilities. */
-  sendBuilt(userIds: Iterable<number>, build: (queue: EventQueue) => OutgoingEvent | null): void {
-    this.pending.push({ kind: 'built', userIds: [...userIds], build });
+  /**
+   * For events whose shape depends on the receiving client's settings (capabilities): `build`
+   * reads only `queue.settings` and `queue.userId`, and runs once per kind of client
+   * (QueueManager.sendBuilt); `variant` is one queue's own form of the event.
+   */
+  sendBuilt(userIds: Iterable<number>, build: EventBuilder, variant?: QueueVariant): void {
+    this.pending.push({ kind: 'built', userIds: [...userIds], build, variant });
   }
 
   /**
@@ -38,7 +43,7 @@ export class EventBatch {
   deliver(ctx: ServiceContext): void {
     for (const item of this.pending) {
       if (item.kind === 'plain') ctx.queues.send(item.event, item.userIds);
-      else ctx.queues.sendBuilt(item.userIds, item.build);
+      else ctx.queues.sendBuilt(item.userIds, item.build, item.variant);
     }
   }
 

@@ -78,9 +78,14 @@ export interface NewMessage {
 
 /**
  * Stores a message and gives a copy to each recipient: the stream's active subscribers, or
- * the users of a direct message. The sender's copy is read. Returns the id and recipients.
+ * the users of a direct message. The sender's copy is read. Returns the id, the recipients,
+ * the flag bits each copy got and the stored row (the message event is made of them; nothing
+ * needs reading back).
  */
-export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: number[] } {
+export function insertMessage(
+  db: Db,
+  m: NewMessage,
+): { id: number; userIds: number[]; flags: Map<number, number>; row: MessageRow } {
   let recipientId: number;
   let streamId: number | null = null;
   let topic = '';
@@ -89,45 +94,47 @@ export function insertMessage(db: Db, m: NewMessage): { id: number; userIds: num
     streamId = m.to.stream;
     topic = m.to.topic;
     recipientId = streamRecipientId(db, streamId);
-    userIds = (
-      db
-        .prepare(
-          `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
-           WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
-        )
-        .all(streamId) as { user_id: number }[]
-    ).map((r) => r.user_id);
+    userIds = db
+      .prepare(
+        `SELECT s.user_id FROM subscriptions s JOIN users u ON u.id = s.user_id
+         WHERE s.stream_id = ? AND s.active = 1 AND u.is_active = 1`,
+      )
+      .pluck()
+      .all(streamId) as number[];
     // The sender keeps a copy of what they sent even without a subscription (as the family does).
     if (!userIds.includes(m.senderId)) userIds.push(m.senderId);
   } else {
     userIds = [...new Set([m.senderId, ...m.to.users])];
     recipientId = directRecipientId(db, userIds);
   }
-  const id = Number(
-    db
-      .prepare(
-        `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content,
-           date_sent, client, is_me_message)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        m.realmId,
-        m.senderId,
-        recipientId,
-        streamId,
-        topic,
-        m.content,
-        m.renderedContent ?? renderMarkdown(m.content),
-        m.dateSent,
-        m.client ?? 'Internal',
-        m.content.startsWith('/me ') ? 1 : 0,
-      ).lastInsertRowid,
-  );
+  const row = db
+    .prepare(
+      `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content,
+         date_sent, client, is_me_message)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    )
+    .get(
+      m.realmId,
+      m.senderId,
+      recipientId,
+      streamId,
+      topic,
+      m.content,
+      m.renderedContent ?? renderMarkdown(m.content),
+      m.dateSent,
+      m.client ?? 'Internal',
+      m.content.startsWith('/me ') ? 1 : 0,
+    ) as MessageRow;
+  const id = row.id;
   const readBy = new Set([m.senderId, ...(m.readBy ?? [])]);
   const add = db.prepare('INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)');
-  for (const userId of userIds)
-    add.run(userId, id, (readBy.has(userId) ? FLAGS.read : 0) | (m.extraFlags?.(userId) ?? 0));
-  return { id, userIds };
+  const flags = new Map<number, number>();
+  for (const userId of userIds) {
+    const bits = (readBy.has(userId) ? FLAGS.read : 0) | (m.extraFlags?.(userId) ?? 0);
+    add.run(userId, id, bits);
+    flags.set(userId, bits);
+  }
+  return { id, userIds, flags, row };
 }
 
 /** register's unread_msgs: the user's unread messages grouped as the spec's clients expect. */

@@ -1,14 +1,22 @@
 /**
  * All event queues of the service: registration, delivery, long-polling with heartbeats,
  * and garbage collection of queues no client has been connected to for a while.
+ *
+ * A user's queues are grouped by their settings (register parameters): queues of one group
+ * share one settings object, and an event is built and checked once per group, then the same
+ * object is queued in each of its queues. A user with a thousand idle queues that take no
+ * messages costs a message one check, and an idle queue holds little besides its id.
  */
+import { performance } from 'node:perf_hooks';
 import { badEventQueueId } from '../errors';
 import {
   EventQueue,
   type OutgoingEvent,
+  PollAnswer,
   type QueueDump,
   type QueuedEvent,
   type QueueSettings,
+  type Waiter,
 } from './queue';
 
 export interface QueueManagerOptions {
@@ -24,9 +32,76 @@ export interface Connection {
   onClose(listener: () => void): void;
 }
 
+/**
+ * Builds an event for one kind of client: it may read `queue.settings` and `queue.userId`
+ * only (sendBuilt calls it once for all of a user's queues of equal settings, with one of
+ * them). null: these clients get nothing.
+ */
+export type EventBuilder = (queue: EventQueue) => OutgoingEvent | null;
+
+/** One queue's own variant of an event built for its group (the sender's echo of a message). */
+export interface QueueVariant {
+  queueId: string;
+  userId: number;
+  adjust: (event: OutgoingEvent) => OutgoingEvent;
+}
+
+/** The queues of one user with equal settings; they share `settings`. */
+interface QueueGroup {
+  readonly settings: QueueSettings;
+  readonly queues: Set<EventQueue>;
+}
+
+/** One user's queues, by the key of their settings. */
+interface UserQueues {
+  readonly groups: Map<string, QueueGroup>;
+  size: number;
+}
+
+/** Equal settings give equal keys (event types in any order). */
+function settingsKey(settings: QueueSettings): string {
+  return JSON.stringify([
+    settings.realmId,
+    settings.eventTypes === null ? null : [...settings.eventTypes].sort(),
+    Object.entries(settings.capabilities).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    settings.allPublicStreams,
+    settings.narrow,
+    settings.applyMarkdown,
+    settings.clientExtavatar,
+  ]);
+}
+
+/** A waiting GET /events: one object (no closures, no timer of its own) per waiting client. */
+class WaitingPoll implements Waiter {
+  constructor(
+    private readonly manager: QueueManager,
+    readonly queue: EventQueue,
+    /** performance.now() when it started waiting. */
+    readonly since: number,
+    private readonly resolve: (answer: PollAnswer) => void,
+    private readonly reject: (error: Error) => void,
+  ) {}
+
+  finish(answer: PollAnswer): void {
+    if (this.manager.detach(this)) this.resolve(answer);
+  }
+
+  fail(error: Error): void {
+    if (this.manager.detach(this)) this.reject(error);
+  }
+}
+
 export class QueueManager {
   private readonly queues = new Map<string, EventQueue>();
-  private readonly byUser = new Map<number, Set<EventQueue>>();
+  private readonly byUser = new Map<number, UserQueues>();
+  /** Users with queues registered with all_public_streams, and how many each has. */
+  private readonly allPublicStreams = new Map<number, number>();
+  /** Queues with a waiting poll that got events since the last delivery. */
+  private readonly toAnswer = new Set<EventQueue>();
+  private deliveryScheduled = false;
+  /** Polls waiting for their heartbeat, oldest first. */
+  private readonly waiting = new Set<WaitingPoll>();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
   private readonly now: () => number;
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -49,7 +124,24 @@ export class QueueManager {
 
   register(settings: QueueSettings): EventQueue {
     this.makeRoomFor(settings.userId);
-    return this.add(new EventQueue(settings, this.now()));
+    const group = this.groupFor(settings);
+    return this.add(new EventQueue(group.settings, this.now()), group);
+  }
+
+  /** The user's group for these settings, made if there is none (not yet holding a queue). */
+  private groupFor(settings: QueueSettings): QueueGroup {
+    let mine = this.byUser.get(settings.userId);
+    if (!mine) {
+      mine = { groups: new Map(), size: 0 };
+      this.byUser.set(settings.userId, mine);
+    }
+    const key = settingsKey(settings);
+    let group = mine.groups.get(key);
+    if (!group) {
+      group = { settings, queues: new Set() };
+      mine.groups.set(key, group);
+    }
+    return group;
   }
 
   /**
@@ -62,22 +154,20 @@ export class QueueManager {
     if (cap === undefined) return;
     const mine = this.byUser.get(userId);
     while (mine && mine.size >= cap) {
-      const byAge = [...mine].sort((a, b) => a.lastConnectedMs - b.lastConnectedMs);
+      const byAge = this.queuesOf(userId).sort((a, b) => a.lastConnectedMs - b.lastConnectedMs);
       const oldest = byAge.find((queue) => queue.waiter === null) ?? byAge[0];
       if (!oldest) return;
       this.delete(oldest);
     }
   }
 
-  private add(queue: EventQueue): EventQueue {
-    const settings = queue.settings;
+  private add(queue: EventQueue, group: QueueGroup): EventQueue {
     this.queues.set(queue.id, queue);
-    let mine = this.byUser.get(settings.userId);
-    if (!mine) {
-      mine = new Set();
-      this.byUser.set(settings.userId, mine);
+    group.queues.add(queue);
+    (this.byUser.get(queue.userId) as UserQueues).size++;
+    if (queue.settings.allPublicStreams) {
+      this.allPublicStreams.set(queue.userId, (this.allPublicStreams.get(queue.userId) ?? 0) + 1);
     }
-    mine.add(queue);
     return queue;
   }
 
@@ -94,99 +184,161 @@ export class QueueManager {
    * authentication error at once, not with an empty success).
    */
   delete(queue: EventQueue, ending?: Error): void {
-    this.queues.delete(queue.id);
-    const mine = this.byUser.get(queue.userId);
-    mine?.delete(queue);
-    if (mine && mine.size === 0) this.byUser.delete(queue.userId);
-    if (ending === undefined) queue.waiter?.finish([]);
+    if (this.queues.get(queue.id) === queue) this.forget(queue);
+    if (ending === undefined) queue.waiter?.finish(PollAnswer.empty);
     else queue.waiter?.fail(ending);
     this.abandonWaiting(queue.id);
   }
 
+  private forget(queue: EventQueue): void {
+    this.queues.delete(queue.id);
+    this.toAnswer.delete(queue);
+    const mine = this.byUser.get(queue.userId) as UserQueues;
+    // The queue's group is the one whose settings it shares; a user has few groups.
+    for (const [key, group] of mine.groups) {
+      if (group.settings !== queue.settings) continue;
+      group.queues.delete(queue);
+      if (group.queues.size === 0) mine.groups.delete(key);
+      break;
+    }
+    if (--mine.size === 0) this.byUser.delete(queue.userId);
+    if (queue.settings.allPublicStreams) {
+      const left = (this.allPublicStreams.get(queue.userId) ?? 1) - 1;
+      if (left === 0) this.allPublicStreams.delete(queue.userId);
+      else this.allPublicStreams.set(queue.userId, left);
+    }
+  }
+
   queuesOf(userId: number): EventQueue[] {
-    return [...(this.byUser.get(userId) ?? [])];
+    const queues: EventQueue[] = [];
+    for (const group of this.byUser.get(userId)?.groups.values() ?? []) queues.push(...group.queues);
+    return queues;
   }
 
   get size(): number {
     return this.queues.size;
   }
 
-  /** The users with at least one queue that matches (e.g. registered with all_public_streams). */
-  userIdsWithQueue(matches: (queue: EventQueue) => boolean): Set<number> {
-    const ids = new Set<number>();
-    for (const queue of this.queues.values()) if (matches(queue)) ids.add(queue.userId);
-    return ids;
+  /** The users with at least one queue registered with all_public_streams (kept, not searched). */
+  allPublicStreamsUserIds(): IterableIterator<number> {
+    return this.allPublicStreams.keys();
   }
 
   /**
-   * Queues a copy of the event for every queue of these users that wants its type.
+   * Queues the event in every queue of these users that accepts it.
    * Call only after the transaction that caused it has committed.
    */
   send(event: OutgoingEvent, userIds: Iterable<number>): void {
     this.sendBuilt(userIds, () => event);
   }
 
-  /** Like send, for events whose shape depends on the queue (client capabilities). */
-  sendBuilt(userIds: Iterable<number>, build: (queue: EventQueue) => OutgoingEvent | null): void {
-    for (const userId of new Set(userIds)) {
-      for (const queue of this.byUser.get(userId) ?? []) {
-        const event = build(queue);
-        if (event && queue.accepts(event)) this.enqueue(queue, event);
+  /**
+   * Like send, for events whose shape depends on the client (capabilities, settings): built
+   * once per group of a user's queues with equal settings, and queued in each of them when
+   * they accept it. `variant` gives one queue its own form of the event; whether the queue
+   * takes it is decided on the common form.
+   */
+  sendBuilt(userIds: Iterable<number>, build: EventBuilder, variant?: QueueVariant): void {
+    for (const userId of userIds instanceof Set ? userIds : new Set(userIds)) {
+      const mine = this.byUser.get(userId);
+      if (!mine) continue;
+      for (const group of mine.groups.values()) {
+        const first = group.queues.values().next().value as EventQueue;
+        const event = build(first);
+        if (!event || !first.accepts(event)) continue;
+        for (const queue of group.queues) {
+          const own = variant !== undefined && variant.userId === userId && variant.queueId === queue.id;
+          this.enqueue(queue, own ? variant.adjust(event) : event);
+        }
       }
     }
   }
 
   private enqueue(queue: EventQueue, event: OutgoingEvent): void {
     queue.push(event);
-    const waiter = queue.waiter;
-    if (waiter) {
-      // Deliver after the current synchronous work, so that the events one action emits
-      // together reach a waiting client in one response.
-      setImmediate(() => {
-        if (queue.waiter === waiter) waiter.finish(queue.pending());
-      });
+    if (queue.waiter === null) return;
+    // Deliver after the current synchronous work, so that the events one action emits
+    // together reach a waiting client in one response; one callback answers every poll.
+    this.toAnswer.add(queue);
+    if (!this.deliveryScheduled) {
+      this.deliveryScheduled = true;
+      setImmediate(() => this.answerWaiting());
     }
+  }
+
+  /** Answers every waiting poll whose queue got events since the last time. */
+  private answerWaiting(): void {
+    this.deliveryScheduled = false;
+    const queues = [...this.toAnswer];
+    this.toAnswer.clear();
+    for (const queue of queues) if (queue.hasPending) queue.waiter?.finish(queue.answer());
   }
 
   /**
    * GET /events on a queue: acknowledges, ends any earlier poll on the queue (it gets no
    * events), and returns pending events at once, or waits for one, or for the heartbeat.
    */
-  poll(
+  async poll(
     queue: EventQueue,
     request: { lastEventId?: number | undefined; dontBlock: boolean },
     connection: Connection,
   ): Promise<QueuedEvent[]> {
+    return (await this.wait(queue, request, connection)).list();
+  }
+
+  /** poll, answered as the events' JSON text can be made from (routes/events.ts). */
+  wait(
+    queue: EventQueue,
+    request: { lastEventId?: number | undefined; dontBlock: boolean },
+    connection: Connection,
+  ): Promise<PollAnswer> {
     if (request.lastEventId !== undefined) queue.acknowledge(request.lastEventId);
-    queue.waiter?.finish([]);
+    queue.waiter?.finish(PollAnswer.empty);
     queue.lastConnectedMs = this.now();
-    if (queue.hasPending || request.dontBlock || this.closed) return Promise.resolve(queue.pending());
+    if (queue.hasPending || request.dontBlock || this.closed) return Promise.resolve(queue.answer());
 
     return new Promise((resolve, reject) => {
-      const heartbeat = setTimeout(() => {
-        if (queue.waiter === waiter) this.enqueue(queue, { type: 'heartbeat' });
-      }, this.options.heartbeatMs);
-      /** Detaches the poll; false when it is no longer the queue's waiting one. */
-      const detach = (): boolean => {
-        if (queue.waiter !== waiter) return false;
-        clearTimeout(heartbeat);
-        queue.waiter = null;
-        queue.lastConnectedMs = this.now();
-        return true;
-      };
-      const waiter = {
-        finish: (events: QueuedEvent[]) => {
-          if (detach()) resolve(events);
-        },
-        fail: (error: Error) => {
-          if (detach()) reject(error);
-        },
-      };
-      queue.waiter = waiter;
+      const poll = new WaitingPoll(this, queue, performance.now(), resolve, reject);
+      queue.waiter = poll;
+      this.waiting.add(poll);
+      this.heartbeatTimer ??= setTimeout(() => this.beat(), this.options.heartbeatMs);
       this.notifyWaiting(queue.id);
       // A client that hangs up is no longer connected; its idle time starts now.
-      connection.onClose(() => waiter.finish([]));
+      connection.onClose(() => poll.finish(PollAnswer.empty));
     });
+  }
+
+  /** Detaches a poll from its queue; false when it is no longer the queue's waiting one. */
+  detach(poll: WaitingPoll): boolean {
+    const queue = poll.queue;
+    if (queue.waiter !== poll) return false;
+    queue.waiter = null;
+    queue.lastConnectedMs = this.now();
+    this.waiting.delete(poll);
+    if (this.waiting.size === 0 && this.heartbeatTimer !== null) {
+      clearTimeout(this.heartbeatTimer);
+      this.heartbeatTimer = null;
+    }
+    return true;
+  }
+
+  /**
+   * The heartbeat: every poll that has waited heartbeatMs gets a heartbeat event. One timer
+   * serves them all (polls wait in the order they started), set for the oldest poll's turn.
+   */
+  private beat(): void {
+    this.heartbeatTimer = null;
+    const now = performance.now();
+    for (const poll of this.waiting) {
+      const due = poll.since + this.options.heartbeatMs - now;
+      if (due > 0) {
+        this.heartbeatTimer = setTimeout(() => this.beat(), Math.ceil(due));
+        return;
+      }
+      // It stays its queue's waiter until the heartbeat answers it, but is not beaten twice.
+      this.waiting.delete(poll);
+      this.enqueue(poll.queue, { type: 'heartbeat' });
+    }
   }
 
   /**
@@ -208,12 +360,14 @@ export class QueueManager {
   }
 
   private notifyWaiting(queueId: string): void {
+    if (this.waitingCallbacks.size === 0) return;
     const callbacks = this.waitingCallbacks.get(queueId) ?? [];
     this.waitingCallbacks.delete(queueId);
     for (const { resolve } of callbacks) resolve();
   }
 
   private abandonWaiting(queueId: string): void {
+    if (this.waitingCallbacks.size === 0) return;
     const callbacks = this.waitingCallbacks.get(queueId) ?? [];
     this.waitingCallbacks.delete(queueId);
     for (const { reject } of callbacks) reject(new Error(`Event queue ${queueId} was deleted`));
@@ -243,7 +397,9 @@ export class QueueManager {
     const now = this.now();
     for (const dump of dumps) {
       if (this.queues.has(dump.id)) continue;
-      const queue = this.add(EventQueue.restore(dump, now));
+      const { eventTypes, ...rest } = dump.settings;
+      const group = this.groupFor({ ...rest, eventTypes: eventTypes === null ? null : new Set(eventTypes) });
+      const queue = this.add(EventQueue.restore(dump, now, group.settings), group);
       queue.push(restartEvent);
     }
   }
@@ -253,7 +409,9 @@ export class QueueManager {
     this.closed = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
-    for (const queue of this.queues.values()) queue.waiter?.finish([]);
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    for (const queue of this.queues.values()) queue.waiter?.finish(PollAnswer.empty);
     for (const queueId of [...this.waitingCallbacks.keys()]) this.abandonWaiting(queueId);
   }
 }

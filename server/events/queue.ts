@@ -102,16 +102,82 @@ export interface QueueDump {
   idleMs: number;
 }
 
+/**
+ * A waiting GET /events. `finish` answers it with the queue's events of that moment and
+ * detaches it; `fail` answers it with this error (an ApiFailure: its envelope) instead.
+ */
 export interface Waiter {
-  /** Answers the waiting GET /events with these events and detaches it. */
-  finish(events: QueuedEvent[]): void;
-  /** Answers the waiting GET /events with this error (an ApiFailure: its envelope) and detaches it. */
+  finish(answer: PollAnswer): void;
   fail(error: Error): void;
 }
 
+/**
+ * Each event's JSON text, made the first time a poll answers with it. One event object goes
+ * to every queue that takes it (manager.ts), so the text is made once however many clients
+ * get it; a queue adds only its own id.
+ */
+const eventTexts = new WeakMap<OutgoingEvent, string>();
+
+/** The event with its id as JSON text: `{...event, id}`, made from the event's shared text. */
+function queuedEventText(event: OutgoingEvent, id: number): string {
+  // An event of its own `id` field would get it replaced: the spread does that, text cannot.
+  if (Object.hasOwn(event, 'id')) return JSON.stringify({ ...event, id });
+  let text = eventTexts.get(event);
+  if (text === undefined) {
+    text = JSON.stringify(event);
+    eventTexts.set(event, text);
+  }
+  // `{...event, id}` is the event's own keys, then id: its text is the event's with id last.
+  return text === '{}' ? `{"id":${id}}` : `${text.slice(0, -1)},"id":${id}}`;
+}
+
+/** What a poll is answered with: a queue's pending events (and their ids) at that moment. */
+export class PollAnswer {
+  static readonly empty = new PollAnswer([], []);
+
+  constructor(
+    private readonly events: readonly OutgoingEvent[],
+    private readonly ids: readonly number[],
+  ) {}
+
+  /** The events as the client gets them, each a copy with its id. */
+  list(): QueuedEvent[] {
+    return this.events.map((event, i) => ({ ...event, id: this.ids[i] as number }));
+  }
+
+  /** `JSON.stringify(this.list())`, without copying the events or serializing one twice. */
+  json(): string {
+    if (this.events.length === 0) return '[]';
+    let text = '[';
+    for (let i = 0; i < this.events.length; i++) {
+      if (i > 0) text += ',';
+      text += queuedEventText(this.events[i] as OutgoingEvent, this.ids[i] as number);
+    }
+    return `${text}]`;
+  }
+}
+
+/**
+ * A new queue id: a UUID as one flat string. randomUUID's own string is a rope of some twenty
+ * pieces, about 480 bytes that an idle queue would keep for as long as it lives.
+ */
+function newQueueId(): string {
+  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+}
+
+/** The events of a queue that has none yet: shared, never written (push replaces it first). */
+const NO_EVENTS: never[] = [];
+
+/**
+ * One client's queue. Events are held as given (an event object is shared by every queue it
+ * went to, never changed) beside their ids, and copied with the id only when read; an idle
+ * queue with no events holds little more than its id.
+ */
 export class EventQueue {
   readonly id: string;
-  private events: QueuedEvent[] = [];
+  private events: OutgoingEvent[] = NO_EVENTS;
+  /** The events' ids, in the same order (increasing). */
+  private ids: number[] = NO_EVENTS;
   private nextEventId = 0;
   waiter: Waiter | null = null;
   /** When a client was last connected: set at register and at the start and end of each poll. */
@@ -120,7 +186,7 @@ export class EventQueue {
   constructor(
     readonly settings: QueueSettings,
     nowMs: number,
-    id: string = randomUUID(),
+    id: string = newQueueId(),
   ) {
     this.lastConnectedMs = nowMs;
     this.id = id;
@@ -140,16 +206,18 @@ export class EventQueue {
 
   /**
    * A queue read back after a restart. The downtime does not count as idle time (no client
-   * could connect), the idle time before it does.
+   * could connect), the idle time before it does. `settings`, when given, stands for the
+   * dump's (an equal object that other queues share).
    */
-  static restore(dump: QueueDump, nowMs: number): EventQueue {
+  static restore(dump: QueueDump, nowMs: number, settings?: QueueSettings): EventQueue {
     const { eventTypes, ...rest } = dump.settings;
     const queue = new EventQueue(
-      { ...rest, eventTypes: eventTypes === null ? null : new Set(eventTypes) },
+      settings ?? { ...rest, eventTypes: eventTypes === null ? null : new Set(eventTypes) },
       nowMs - dump.idleMs,
       dump.id,
     );
-    queue.events = dump.events;
+    queue.events = dump.events.map(({ id: _, ...event }) => event as OutgoingEvent);
+    queue.ids = dump.events.map((event) => event.id);
     queue.nextEventId = dump.nextEventId;
     return queue;
   }
@@ -171,7 +239,10 @@ export class EventQueue {
     return this.settings.eventTypes === null || this.settings.eventTypes.has(type);
   }
 
-  /** Whether this client gets this event: its type, its narrow, its capabilities. */
+  /**
+   * Whether this client gets this event: its type, its narrow, its capabilities. It reads the
+   * queue's settings only, so queues of equal settings answer alike (manager.ts relies on it).
+   */
   accepts(event: OutgoingEvent): boolean {
     if (!this.wants(event.type)) return false;
     if (event.type === 'message' && this.settings.narrow.length > 0) {
@@ -186,11 +257,15 @@ export class EventQueue {
     return true;
   }
 
-  push(event: OutgoingEvent): QueuedEvent {
+  /** Queues the event (kept as is, not copied: the caller must not change it afterwards). */
+  push(event: OutgoingEvent): void {
+    if (this.events === NO_EVENTS) {
+      this.events = [];
+      this.ids = [];
+    }
     const merged = this.mergeFlags(event);
-    const queued = { ...merged, id: this.nextEventId++ };
-    this.events.push(queued);
-    return queued;
+    this.events.push(merged);
+    this.ids.push(this.nextEventId++);
   }
 
   /**
@@ -205,27 +280,31 @@ export class EventQueue {
     if (!isMergeableAdd(event)) return event;
     const index = this.events.findLastIndex((e) => blocksMerge(e, event));
     const earlier = this.events[index];
-    if (
-      !earlier ||
-      !isMergeableAdd(earlier) ||
-      Object.keys(earlier).length !== Object.keys(event).length + 1
-    ) {
+    if (!earlier || !isMergeableAdd(earlier) || Object.keys(earlier).length !== Object.keys(event).length) {
       return event;
     }
     this.events.splice(index, 1);
+    this.ids.splice(index, 1);
     const messages = [...new Set([...(earlier.messages as number[]), ...(event.messages as number[])])];
     return { ...event, messages: messages.sort((a, b) => a - b) };
   }
 
-  /** Drops events the client has acknowledged. */
+  /** Drops events the client has acknowledged (ids only grow along the queue). */
   acknowledge(lastEventId: number): void {
-    if (this.events.length > 0 && this.events[0] !== undefined && this.events[0].id <= lastEventId) {
-      this.events = this.events.filter((e) => e.id > lastEventId);
-    }
+    let seen = 0;
+    while (seen < this.ids.length && (this.ids[seen] as number) <= lastEventId) seen++;
+    if (seen === 0) return;
+    this.events.splice(0, seen);
+    this.ids.splice(0, seen);
+  }
+
+  /** The pending events, for a poll's answer. */
+  answer(): PollAnswer {
+    return this.events.length === 0 ? PollAnswer.empty : new PollAnswer([...this.events], [...this.ids]);
   }
 
   pending(): QueuedEvent[] {
-    return [...this.events];
+    return this.answer().list();
   }
 
   get hasPending(): boolean {

@@ -17,12 +17,20 @@ export const eventEndpoints = [
         return { events: [], queue_id: queue.id };
       }
       const queue = ctx.queues.get(queueId, user.id);
-      const events = await ctx.queues.poll(
+      const answer = await ctx.queues.wait(
         queue,
         { lastEventId, dontBlock },
-        { onClose: (listener) => reply.raw.once('close', listener) },
+        // A response closes once: `on` spares the wrapper `once` would add to every poll.
+        { onClose: (listener) => reply.raw.on('close', listener) },
       );
-      return { events, queue_id: queue.id };
+      // The envelope http.ts would send, written around the events' text: one event reaching
+      // thousands of waiting polls is serialized once, not once per poll.
+      reply
+        .type('application/json; charset=utf-8')
+        .send(
+          `{"result":"success","msg":"","events":${answer.json()},"queue_id":${JSON.stringify(queue.id)}}`,
+        );
+      return undefined;
     },
   }),
   route({

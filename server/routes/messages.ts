@@ -3,7 +3,7 @@ import type { ParamsOf } from '../../shared/protocol';
 import { accessMessage, accessStreamById } from '../actions/access';
 import { deleteTopic } from '../actions/delete-topic';
 import { getMessages } from '../actions/message-fetch';
-import { type SendTarget, sendMessage } from '../actions/messages';
+import { type SendTarget, sendMessageGrouped } from '../actions/messages';
 import type { ServiceContext } from '../context';
 import type { UserRow } from '../db/users';
 import { badRequest, missingArgument } from '../errors';
@@ -89,7 +89,7 @@ function fetchMessages(ctx: ServiceContext, user: UserRow, params: ParamsOf<'GET
 export const messageEndpoints = [
   route({
     endpoint: 'POST /messages',
-    handle({ ctx, user, params, raw, http }) {
+    async handle({ ctx, user, params, raw, http }) {
       const to = sendTarget(params, raw.raw('type') !== undefined);
       const { content } = params;
       // Like the interface family: the client's name is the first word of its User-Agent.
@@ -99,7 +99,7 @@ export const messageEndpoints = [
       const queueId = raw.raw('queue_id');
       const localId = raw.raw('local_id');
       const localEcho = queueId !== undefined && localId !== undefined ? { queueId, localId } : undefined;
-      const { id } = sendMessage(ctx, { senderId: user.id, to, content, client, localEcho });
+      const { id } = await sendMessageGrouped(ctx, { senderId: user.id, to, content, client, localEcho });
       return { id };
     },
   }),
