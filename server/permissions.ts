@@ -8,8 +8,8 @@
 import { ROLES } from '../shared/protocol';
 import type { Db } from './db';
 import { EMAIL_VISIBILITY, type RealmRow } from './db/realm';
-import { isSubscribed, type StreamRow, streamSubscriberIds } from './db/streams';
-import { listUsers, type UserRow } from './db/users';
+import { activeUserRoles, isSubscribed, type StreamRow, streamSubscriberIds } from './db/streams';
+import type { UserRow } from './db/users';
 
 type WithRole = Pick<UserRow, 'role'>;
 
@@ -21,7 +21,7 @@ export const isModeratorOrAbove = (user: WithRole): boolean => user.role <= ROLE
 export const isGuest = (user: WithRole): boolean => user.role === ROLES.guest;
 
 /** Whether the user may see that the stream exists (and its metadata). */
-export function canSeeStream(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
+export function canSeeStream(user: WithRole, stream: StreamRow, subscribed: boolean): boolean {
   if (subscribed || stream.is_web_public === 1) return true;
   if (isGuest(user)) return false;
   return stream.invite_only === 0 || isAdmin(user);
@@ -50,7 +50,7 @@ export function canAccessStream(
 }
 
 /** Whether the user may see who is subscribed to the stream. */
-export function canSeeSubscribers(user: UserRow, stream: StreamRow, subscribed: boolean): boolean {
+export function canSeeSubscribers(user: WithRole, stream: StreamRow, subscribed: boolean): boolean {
   if (subscribed) return true;
   if (stream.invite_only === 1) return isAdmin(user);
   return canSeeStream(user, stream, false);
@@ -72,11 +72,13 @@ export function canReadStreamHistory(db: Db, user: UserRow, stream: StreamRow): 
 function activeUserIdsWho(
   db: Db,
   stream: StreamRow,
-  may: (user: UserRow, subscribed: boolean) => boolean,
+  may: (user: WithRole, subscribed: boolean) => boolean,
 ): number[] {
   const subscribers = new Set(streamSubscriberIds(db, stream.id));
-  return listUsers(db, stream.realm_id)
-    .filter((u) => u.is_active === 1 && may(u, subscribers.has(u.id)))
+  // Only the id and role of each active user: whole rows (settings JSON and all) cost hundreds
+  // of milliseconds at 10 000 users, on every stream update.
+  return activeUserRoles(db, stream.realm_id)
+    .filter((u) => may(u, subscribers.has(u.id)))
     .map((u) => u.id);
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
-import { FLAGS, messageFlagsByUser } from '../db/flags';
+import { FLAGS } from '../db/flags';
 import { insertMessage } from '../db/messages';
 import { mutingUserIds } from '../db/muted-users';
 import { firstMessageId, getStream, getStreamByName, type StreamRow } from '../db/streams';
@@ -229,8 +229,9 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
         content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
         avatar_url: senderRow ? avatarUrl(senderRow, clientExtavatar) : null,
       });
+  // Each copy's flags as insertMessage wrote them: nothing between there and here changes them.
   const flagsOf = new Map<number, string[]>();
-  for (const [userId, bits] of messageFlagsByUser(db, sent.id)) flagsOf.set(userId, messageFlags(bits));
+  for (const [userId, bits] of sent.flags) flagsOf.set(userId, messageFlags(bits));
 
   // One event object per kind of client and flags, shared by every queue that gets it (most
   // recipients have the same flags), so that its text is made once for all of them.

@@ -232,7 +232,8 @@ export function doUpdateStream(
     const viewersAfter = streamViewerIds(ctx.db, after);
     const kept = viewersAfter.filter((id) => viewersBefore.has(id));
     const gained = viewersAfter.filter((id) => !viewersBefore.has(id));
-    const lost = [...viewersBefore].filter((id) => !viewersAfter.includes(id));
+    const viewingAfter = new Set(viewersAfter);
+    const lost = [...viewersBefore].filter((id) => !viewingAfter.has(id));
 
     if (lost.length > 0) {
       events.send(

@@ -106,13 +106,6 @@ export function resolvePrincipals(ctx: ServiceContext, principals: readonly Prin
   return [...users.values()];
 }
 
-/**
- * A row for permissions.ts's stream rules, which read the role alone but take a whole
- * UserRow (Pick<UserRow, 'role'> would do): reading every column of thousands of users, their
- * settings included, would cost more than the rest of a slice.
- */
-const forStreamRules = (user: Pick<UserRow, 'role'>): UserRow => user as UserRow;
-
 /** What every new subscriber's `add` event says of one stream, read once per slice. */
 interface StreamForEvents {
   stream: StreamRow;
@@ -341,9 +334,9 @@ function refreshStreams(ctx: ServiceContext, plan: SubscribePlan): void {
 function audienceWho(
   audience: readonly Pick<UserRow, 'id' | 'role'>[],
   subscribers: ReadonlySet<number>,
-  may: (user: UserRow, subscribed: boolean) => boolean,
+  may: (user: Pick<UserRow, 'role'>, subscribed: boolean) => boolean,
 ): number[] {
-  return audience.filter((u) => may(forStreamRules(u), subscribers.has(u.id))).map((u) => u.id);
+  return audience.filter((u) => may(u, subscribers.has(u.id))).map((u) => u.id);
 }
 
 /**
@@ -469,7 +462,7 @@ function subscribeSlice(ctx: ServiceContext, events: EventBatch, plan: Subscribe
   const usersById = new Map(users.map((u) => [u.id, u]));
   for (const stream of first ? streams.slice(0, plan.existingCount) : streams) {
     const newcomers = (newByStream.get(stream.id) ?? []).filter(
-      (userId) => !canSeeStream(forStreamRules(usersById.get(userId) as PrincipalRow), stream, false),
+      (userId) => !canSeeStream(usersById.get(userId) as PrincipalRow, stream, false),
     );
     if (newcomers.length > 0) events.send(createEvent(stream.id), newcomers);
   }
