@@ -248,6 +248,10 @@ export async function updateMessageFlagsForNarrow(
     ...(window.atAnchor ? [window.atAnchor] : []),
     ...window.after.slice(0, numAfter),
   ].map((row) => row.id);
+  // Reading a window of up to 5 000 messages and checking them are each tens of milliseconds:
+  // other requests get their turn in between. The window is a read outside any transaction
+  // either way; the checks run again in the first slice's transaction.
+  await yieldToEventLoop();
   const changed = await updateMessageFlagsInSlices(ctx, user, change, ids);
   return {
     processed_count: ids.length,
