@@ -11,6 +11,7 @@ import { sql as userGroupDeactivation } from './0006_user_group_deactivation';
 import { sql as realmUploads } from './0007_realm_uploads';
 import { sql as messagesBySender } from './0008_messages_by_sender';
 import { sql as messagesByStreamDate } from './0009_messages_by_stream_date';
+import { sql as usersByRealmRole } from './0010_users_by_realm_role';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'realm_uploads', sql: realmUploads },
   { version: 8, name: 'messages_by_sender', sql: messagesBySender },
   { version: 9, name: 'messages_by_stream_date', sql: messagesByStreamDate },
+  { version: 10, name: 'users_by_realm_role', sql: usersByRealmRole },
 ];
