@@ -30,6 +30,7 @@ import {
 import type { AccountSnapshot, PushPayloads } from '../shared/ipc';
 import type { RegisterState, ServerEvent } from '../shared/protocol';
 import { snapshotFixture, subscription, user } from '../test/fixtures/domain';
+import { seededRandom as random } from '../test/fixtures/random';
 import { median, ms, progress, QUICK, report } from './support';
 
 /** What this file calls of the window's store (renderer/src/stores/accountState.ts) and screens. */
@@ -75,18 +76,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 30 : 200));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const TARGET_MS = 5;
 const TARGET = 'at most 5 ms';
-
-/** A small deterministic generator (mulberry32), so every run builds the same account. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = (next: () => number, n: number): number => Math.floor(next() * n);
 const personId = (i: number) => 100 + i;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOB, ME, snapshotFixture, subscription } from '../../test/fixtures/domain';
+import { seededRandom as random } from '../../test/fixtures/random';
 import type { ServerEvent } from '../protocol';
 import {
   type AccountState,
@@ -281,17 +282,6 @@ describe('the unread summary over random changes (fixed seeds) equals a count of
         privateAndMentions: privateMessages + mentionedInStreams,
       },
       topics,
-    };
-  }
-
-  function random(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
 

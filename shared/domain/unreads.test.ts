@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BOB, CAROL, ME, snapshotFixture } from '../../test/fixtures/domain';
+import { seededRandom as random } from '../../test/fixtures/random';
 import type { EventOf, ServerEvent } from '../protocol';
 import {
   accountStateFromSnapshot,
@@ -27,18 +28,6 @@ import {
   unreadsFromLocations,
   unreadsFromSnapshot,
 } from './index';
-
-/** mulberry32: the same sequence for a seed on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('IdMap', () => {
   it('reads, iterates in id order and counts, whatever order the ids came in', () => {
