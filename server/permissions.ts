@@ -8,8 +8,9 @@
 import { ROLES } from '../shared/protocol';
 import type { Db } from './db';
 import { EMAIL_VISIBILITY, type RealmRow } from './db/realm';
-import { activeUserRoles, isSubscribed, type StreamRow, streamSubscriberIds } from './db/streams';
+import { isSubscribed, type StreamRow, streamSubscriberIds } from './db/streams';
 import type { UserRow } from './db/users';
+import { activeUserRoles } from './db/users';
 
 type WithRole = Pick<UserRow, 'role'>;
 

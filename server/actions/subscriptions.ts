@@ -8,13 +8,10 @@ import type { ServiceContext } from '../context';
 import { realmSettings, requireRealm, SYSTEM_GROUPS, systemGroupId } from '../db/realm';
 import { getUserGroup } from '../db/realm-data';
 import {
-  activeUserRoles,
   getStream,
   getStreamByName,
   insertStream,
   isSubscribed,
-  type PrincipalRow,
-  principalRows,
   type StreamRow,
   type SubscriptionColumn,
   type SubscriptionRow,
@@ -23,16 +20,19 @@ import {
   subscribeMany,
   subscriptionRows,
   unsubscribe,
-  usersByIds,
   writeMark,
 } from '../db/streams';
 import {
+  activeUserRoles,
   BOT_TYPES,
   firstActiveOwnerId,
   getUserByEmail,
   getUserById,
   insertUser,
+  type PrincipalRow,
+  principalRows,
   type UserRow,
+  usersByIds,
 } from '../db/users';
 import { badRequest } from '../errors';
 import type { EventQueue } from '../events/queue';

@@ -3,7 +3,6 @@ import { STREAM_COLORS } from '../../shared/protocol';
 import { FLAGS } from './flags';
 import type { Db } from './index';
 import { selectColumn } from './sql';
-import type { UserRow } from './users';
 
 /** Retention stored as the spec's message_retention_days: null inherits, -1 is forever. */
 export const RETAIN_FOREVER = -1;
@@ -189,37 +188,6 @@ export function subscribeMany(
   return added;
 }
 
-/**
- * Users by id, in one statement (the ids travel as one JSON array); ids of no user are left
- * out. The people with an event queue among a bulk subscription's, whose events need their
- * settings.
- */
-export function usersByIds(db: Db, userIds: readonly number[]): UserRow[] {
-  return db
-    .prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id')
-    .all(JSON.stringify(userIds)) as UserRow[];
-}
-
-/** What subscribing and unsubscribing people reads of each of them. */
-export type PrincipalRow = Pick<
-  UserRow,
-  'id' | 'realm_id' | 'is_active' | 'email' | 'role' | 'is_bot' | 'bot_owner_id'
->;
-
-/**
- * The PrincipalRow of users by id, in one statement; ids of no user are left out. A request
- * may name thousands of people, and a whole row carries the user's settings as JSON: reading
- * 2 000 whole rows costs about three times more.
- */
-export function principalRows(db: Db, userIds: readonly number[]): PrincipalRow[] {
-  return db
-    .prepare(
-      `SELECT id, realm_id, is_active, email, role, is_bot, bot_owner_id FROM users
-       WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-    )
-    .all(JSON.stringify(userIds)) as PrincipalRow[];
-}
-
 /** The subscription rows of these users to these streams, in one statement. */
 export function subscriptionRows(
   db: Db,
@@ -232,18 +200,6 @@ export function subscriptionRows(
        AND stream_id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(userIds), JSON.stringify(streamIds)) as SubscriptionRow[];
-}
-
-/**
- * The realm's active users, by id, with only what the stream rules of permissions.ts read (the
- * role): who may see a stream or its subscribers is decided for each of them. A whole user row
- * carries the settings as JSON, which makes reading every row of a large organization cost
- * tens of milliseconds; these two columns cost a few.
- */
-export function activeUserRoles(db: Db, realmId: number): Pick<UserRow, 'id' | 'role'>[] {
-  return db
-    .prepare('SELECT id, role FROM users WHERE realm_id = ? AND is_active = 1 ORDER BY id')
-    .all(realmId) as Pick<UserRow, 'id' | 'role'>[];
 }
 
 /**

@@ -152,28 +152,6 @@ export function userStatuses(
   return result;
 }
 
-/**
- * Each of these users' latest activity in the organization, in seconds: joining or their
- * newest message (the ids travel as one JSON array; users of no organization's are left out).
- * db/activity.ts's lastActivityByUser for a few users: register keeps the organization's up to
- * date with it.
- */
-export function lastActivityOfUsers(
-  db: Db,
-  realmId: number,
-  userIds: readonly number[],
-): Map<number, number> {
-  const rows = db
-    .prepare(
-      `SELECT u.id AS id,
-              MAX(u.date_joined_ms / 1000,
-                  COALESCE((SELECT MAX(m.date_sent) FROM messages m WHERE m.sender_id = u.id), 0)) AS last_active
-       FROM users u WHERE u.id IN (SELECT value FROM json_each(?)) AND +u.realm_id = ?`,
-    )
-    .all(JSON.stringify(userIds), realmId) as { id: number; last_active: number }[];
-  return new Map(rows.map((row) => [row.id, row.last_active]));
-}
-
 export function alertWords(db: Db, userId: number): string[] {
   return (
     db.prepare('SELECT word FROM alert_words WHERE user_id = ? ORDER BY word').all(userId) as {

@@ -5,9 +5,9 @@
  * groups' members, each user's last activity and user_status come from here.
  */
 import type { Db } from '../../db';
-import { lastActivityByUser } from '../../db/activity';
+import { lastActivityByUser, lastActivityOfUsers } from '../../db/activity';
 import { listRoster, type RosterRow, rosterRowsOf, writeStamp } from '../../db/realm-data';
-import { lastActivityOfUsers, userStatuses } from '../../db/user-data';
+import { userStatuses } from '../../db/user-data';
 import { formatListedUser, type ListView, type ProfileData, profileDataOf } from '../../formats/users';
 import { keptObject, RawJson, RowChanges } from './shared';
 
