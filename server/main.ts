@@ -4,12 +4,14 @@
  *     [--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90]
  *     [--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60]
  *     [--public-url URL] [--smtp-url URL] [--work-budget-seconds 50] [--max-queues-per-user 20]
+ *     [--drain-seconds 10]
  * (a rate limit of 0 turns it off; emails go to DATA_DIR/outbox, and to --smtp-url when given:
  * smtp://[user:password@]host:port or smtps://...).
  * Prints `listening on http://HOST:PORT` once it accepts requests; SIGTERM and SIGINT stop
- * it cleanly (exit 0), writing the event queues to DATA_DIR/queues.json, which the next start
- * reads back (each queue then gets a `restart` event). A bad option is one line on stderr and
- * exit code 2.
+ * it cleanly (exit 0): GET /health turns 503, waiting polls are answered, requests in progress
+ * get up to --drain-seconds to finish, and the event queues are written to
+ * DATA_DIR/queues.json, which the next start reads back (each queue then gets a `restart`
+ * event). A bad option is one line on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
 import { RATE_LIMIT_DEFAULTS } from './ratelimit';
@@ -19,7 +21,8 @@ const USAGE =
   'usage: server/main.ts --host 127.0.0.1 --port 9991 --data-dir DIR [--demo] ' +
   '[--heartbeat-seconds 60] [--queue-idle-seconds 600] [--longpoll-seconds 90] ' +
   '[--rate-limit-user 200] [--rate-limit-ip 100] [--rate-limit-window-seconds 60] ' +
-  '[--public-url URL] [--smtp-url URL] [--work-budget-seconds 50] [--max-queues-per-user 20]';
+  '[--public-url URL] [--smtp-url URL] [--work-budget-seconds 50] [--max-queues-per-user 20] ' +
+  '[--drain-seconds 10]';
 
 class UsageError extends Error {}
 
@@ -77,6 +80,7 @@ function parseCommandLine(argv: string[]) {
         'smtp-url': { type: 'string' },
         'work-budget-seconds': { type: 'string' },
         'max-queues-per-user': { type: 'string' },
+        'drain-seconds': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -145,6 +149,7 @@ function parseCommandLine(argv: string[]) {
       1,
       10_000,
     ),
+    drainSeconds: seconds('drain-seconds', values['drain-seconds'], DEFAULTS.drainSeconds),
   };
   if (options.longpollSeconds <= options.heartbeatSeconds) {
     // Clients use the long-poll timeout as their HTTP timeout; it must outlast a heartbeat.
@@ -179,11 +184,14 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    // Should closing ever hang, do not hang with it.
-    setTimeout(() => {
-      process.stderr.write(`confab-server: shutdown after ${signal} timed out\n`);
-      process.exit(1);
-    }, 15_000).unref();
+    // Should closing ever hang past the drain, do not hang with it.
+    setTimeout(
+      () => {
+        process.stderr.write(`confab-server: shutdown after ${signal} timed out\n`);
+        process.exit(1);
+      },
+      options.drainSeconds * 1000 + 10_000,
+    ).unref();
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {

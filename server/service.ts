@@ -2,7 +2,8 @@
  * The service as a value: startService() opens the data directory, listens, and returns
  * a handle to stop it. main.ts is the command line around it; tests run it in-process.
  */
-import type { AddressInfo } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { startScheduledDelivery, stopScheduledDelivery } from './actions/scheduled-delivery';
 import type { ServiceContext } from './context';
 import { openDatabase } from './db';
@@ -13,6 +14,7 @@ import { persistQueues, restoreQueues } from './events/persistence';
 import { createHttpApp, registerEndpoints } from './http';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions, RateLimits } from './ratelimit';
 import { apiRoutes, pageRoutes } from './routes';
+import { databaseCheck, registerHealth } from './routes/health';
 
 export interface ServiceOptions {
   host: string;
@@ -39,6 +41,8 @@ export interface ServiceOptions {
   publicUrl?: string;
   /** An SMTP relay (smtp:// or smtps://) that gets every email besides <dataDir>/outbox. */
   smtpUrl?: string;
+  /** How long close() lets requests in progress finish before it cuts them off. Default 10. */
+  drainSeconds?: number;
 }
 
 export interface RunningService {
@@ -46,7 +50,12 @@ export interface RunningService {
   port: number;
   /** The event queues, as far as callers wait on them: a client's long-poll reaching a queue. */
   events: Pick<QueueManager, 'whenWaiting'>;
-  /** Ends waiting polls, stops listening, closes the database. Safe to call twice. */
+  /**
+   * The graceful shutdown: GET /health answers 503 draining, no new connection is accepted,
+   * waiting polls are answered, requests in progress finish (for up to drainSeconds) and their
+   * connections close after the response, idle connections close at once; then the queues
+   * are written to the data directory and the database closes. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -56,11 +65,59 @@ export const DEFAULTS = {
   longpollSeconds: 90,
   workBudgetSeconds: 50,
   maxQueuesPerUser: 20,
+  drainSeconds: 10,
 } as const;
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
   return value;
+}
+
+/** A server's socket as Node's HTTP server holds it: the response it is writing now, if any. */
+type ServerSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+/**
+ * Follows the HTTP server's connections (one listener per connection, none per request), so
+ * that a shutdown can drain them. Node's server.close() stops accepting and closes connections
+ * between requests, but leaves keep-alive open on the answers still to come, and leaves
+ * connections that have not yet sent a byte; drain() takes care of both.
+ */
+function connectionDrainer(server: Server) {
+  const sockets = new Set<ServerSocket>();
+  server.on('connection', (socket: ServerSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return {
+    /** Open connections (those a timed-out drain cuts off). */
+    get open(): number {
+      return sockets.size;
+    },
+    /** Resolves true once every connection has closed, or false after timeoutMs. */
+    drain(timeoutMs: number): Promise<boolean> {
+      const closed = new Promise<boolean>((resolve) => server.close(() => resolve(true)));
+      // A request that still arrives on an open connection is answered in full, then the
+      // connection closes: the client opens its next one elsewhere.
+      server.prependListener('request', (_request, response: ServerResponse) =>
+        response.setHeader('Connection', 'close'),
+      );
+      const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+      for (const socket of sockets) {
+        if (socket.destroyed) continue;
+        const response = socket._httpMessage;
+        if (response && !response.headersSent) response.setHeader('Connection', 'close');
+        // Its headers promised keep-alive: close the connection once it is idle.
+        else if (response) response.once('finish', closeIdle);
+        // Connected, nothing sent yet (a pool's spare connection): nothing to answer.
+        else if (socket.bytesRead === 0) socket.destroy();
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
+    },
+  };
 }
 
 export function urlFor(host: string, port: number): string {
@@ -80,6 +137,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const workBudgetSeconds = options.workBudgetSeconds ?? DEFAULTS.workBudgetSeconds;
   if (!Number.isFinite(workBudgetSeconds) || workBudgetSeconds < 0)
     throw new Error('workBudgetSeconds must be a non-negative number');
+  const drainSeconds = options.drainSeconds ?? DEFAULTS.drainSeconds;
+  if (!Number.isFinite(drainSeconds) || drainSeconds < 0)
+    throw new Error('drainSeconds must be a non-negative number');
 
   const db = openDatabase(options.dataDir);
   try {
@@ -113,10 +173,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const app = createHttpApp({ logger: options.logger ?? false });
     registerEndpoints(app, ctx, apiRoutes);
     registerEndpoints(app, ctx, pageRoutes);
+    let draining = false;
+    // A message bus, when there is one, adds its own check here.
+    registerHealth(app, { checks: [databaseCheck(db, realm.id)], draining: () => draining });
+    const connections = connectionDrainer(app.server);
     // Queues of the last graceful shutdown live on, each told of the restart.
     restoreQueues(ctx, Math.floor(Date.now() / 1000));
-    // Waiting long-polls would hold the shutdown for up to a heartbeat: answer them now.
-    app.addHook('preClose', async () => queues.close());
 
     await app.listen({ host: options.host, port: options.port });
     const port = (app.server.address() as AddressInfo).port;
@@ -134,10 +196,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       events: { whenWaiting: (queueId) => queues.whenWaiting(queueId) },
       close() {
         closing ??= (async () => {
+          // In the order a load balancer needs: health says so first, then no new connection.
+          draining = true;
           stopScheduledDelivery(ctx);
+          const drained = connections.drain(drainSeconds * 1000);
+          // Waiting polls are answered now, with no events (any on their way stay queued);
+          // their clients poll again with last_event_id, reaching the queue after the restart.
           queues.close();
+          if (!(await drained)) {
+            process.stderr.write(
+              `confab-server: ${connections.open} connection(s) still busy after ${drainSeconds} s, closed\n`,
+            );
+          }
+          // Closes whatever the drain left (Fastify's forceCloseConnections), then its hooks.
           await app.close();
           try {
+            // Last, so that events of the requests that finished while draining are kept.
             persistQueues(ctx);
           } finally {
             db.close();

@@ -35,6 +35,10 @@ export interface ServerProcess {
   stderr(): string;
   /** Sends the signal (default SIGTERM) and waits for the process to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends the signal (default SIGTERM) and returns at once, for watching what the process does next. */
+  signal(signal?: NodeJS.Signals): void;
+  /** Resolves once the running process has exited (at once if it has). */
+  exited(): Promise<void>;
   /** Kills the process without letting it clean up, and waits for it to be gone. */
   kill9(): Promise<void>;
   /** Stops with SIGTERM if running, then starts again on the same port, data dir and args. */
@@ -174,6 +178,10 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
       child.kill(signal);
       await exited;
     },
+    signal(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    exited: () => waitForExit(child),
     async kill9() {
       await server.stop('SIGKILL');
     },
