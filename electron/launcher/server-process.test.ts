@@ -124,7 +124,7 @@ describe('stopChild', () => {
 });
 
 describe('the embedded server', () => {
-  it('listens on loopback, on a port the OS picks, with the demo organization', () => {
+  it("listens on loopback, on a port the OS picks, with the demo organization, draining within its stopper's grace", () => {
     expect(embeddedServerArgs('/profile/server')).toEqual([
       '--host',
       '127.0.0.1',
@@ -133,6 +133,8 @@ describe('the embedded server', () => {
       '--data-dir',
       '/profile/server',
       '--demo',
+      '--drain-seconds',
+      '5',
     ]);
   });
 

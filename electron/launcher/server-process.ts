@@ -10,9 +10,11 @@ import { createInterface } from 'node:readline';
 /**
  * The embedded server's command line, the same in a utility process (packaged app) and as a
  * child of the launcher: loopback only, a port the OS picks, the demo organization on first run.
+ * Its drain on SIGTERM ends well inside the 10 s its stopper waits before SIGKILL, so a hung
+ * request cannot cost the event queues it writes last.
  */
 export function embeddedServerArgs(dataDir: string): string[] {
-  return ['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo'];
+  return ['--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--demo', '--drain-seconds', '5'];
 }
 
 /** The server's one line on stdout once it accepts requests (server/main.ts); null otherwise. */
