@@ -4,7 +4,8 @@
  *
  * - One request by an administrator subscribing 2 000 people to 10 streams, while 200 of those
  *   people hold a waiting long-poll (so the subscription events are really built and sent);
- *   timed, and the longest stall a cheap request saw meanwhile (probeStalls).
+ *   timed, and the longest stall a cheap request saw meanwhile (probeStalls); then the same
+ *   request with DELETE, unsubscribing them all again, timed likewise.
  * - Marking 20 000 unread messages of a stream as read (POST /mark_stream_as_read), marking
  *   20 000 others as read (POST /mark_all_as_read, repeated while it answers
  *   partially_completed), marking 5 000 of them unread again (POST /messages/flags/narrow, as
@@ -61,6 +62,13 @@ export async function bulkBench(): Promise<void> {
     );
     try {
       await bulkSubscribe(
+        server,
+        admin,
+        seeded.users.map((u) => u.id),
+        seeded.streamNames.slice(0, SIZES.streams),
+        pollers,
+      );
+      await bulkUnsubscribe(
         server,
         admin,
         seeded.users.map((u) => u.id),
@@ -273,6 +281,41 @@ async function bulkSubscribe(
     figure: `${ms(value.elapsedMs)}, server CPU ${ms(value.serverCpuMs)} (${subscribed} subscriptions; ${adds} of ${SIZES.queues} waiting clients got their add event${delivered ? '' : ', the rest never did'})`,
     target: 'under 1 s',
     holds: value.elapsedMs < 1000 && subscribed === userIds.length * streamNames.length && delivered,
+  });
+  report({
+    path: 'longest event-loop stall meanwhile',
+    figure: `${ms(longestMs)} (${probes} probes)`,
+    target: `at most ${STALL_TARGET_MS} ms`,
+    holds: longestMs <= STALL_TARGET_MS,
+  });
+}
+
+async function bulkUnsubscribe(
+  server: StartedServer,
+  admin: ApiClient,
+  userIds: number[],
+  streamNames: string[],
+  pollers: Pollers,
+): Promise<void> {
+  progress(`unsubscribing ${userIds.length} people from ${streamNames.length} streams`);
+  const { value, longestMs, probes } = await probeStalls(
+    server.url,
+    timed(server.pid, () =>
+      admin.request('DELETE', '/users/me/subscriptions', { subscriptions: streamNames, principals: userIds }),
+    ),
+  );
+  const removed = (value.value.removed as string[] | undefined)?.length ?? 0;
+  // Every waiting client hears that it left (one `remove` event each).
+  const delivered = await until(
+    () => (pollers.received.get('subscription remove') ?? 0) >= SIZES.queues,
+    30_000,
+  );
+  const removes = pollers.received.get('subscription remove') ?? 0;
+  report({
+    path: `bulk unsubscribe ${userIds.length} users from ${streamNames.length} streams`,
+    figure: `${ms(value.elapsedMs)}, server CPU ${ms(value.serverCpuMs)} (left ${removed} of ${streamNames.length} streams; ${removes} of ${SIZES.queues} waiting clients got their remove event${delivered ? '' : ', the rest never did'})`,
+    target: 'under 1 s',
+    holds: value.elapsedMs < 1000 && removed === streamNames.length && delivered,
   });
   report({
     path: 'longest event-loop stall meanwhile',

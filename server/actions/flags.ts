@@ -12,18 +12,21 @@ import {
   FLAGS,
   type FlagName,
   insertHistoricalCopies,
+  messagePlaces,
   messagesInUnsubscribedStreams,
   messagesWithCopies,
   setFlag,
+  unreadDetailRows,
 } from '../db/flags';
-import { directMessageUserIds, getMessage, userMessageFlags } from '../db/messages';
-import { messageWindow } from '../db/narrow';
+import { directMessageUserIds } from '../db/messages';
+import { messageWindowIds } from '../db/narrow';
+import { inOneRead } from '../db/sql';
 import type { UserRow } from '../db/users';
-import { badRequest } from '../errors';
+import { ApiFailure, badRequest } from '../errors';
 import type { OutgoingEvent } from '../events/queue';
 import { accessMessage } from './access';
 import { anchorOf, messageQuery, type NarrowTerm } from './message-fetch';
-import { yieldToEventLoop } from './read';
+import { yieldToInput } from './read';
 import { type EventBatch, runAction } from './transaction';
 
 /** The flags the family's API knows (its NON_API_FLAGS left out). */
@@ -54,85 +57,145 @@ export function checkFlagChange(op: string, flag: string): FlagChange {
   return { op, flag: flag as FlagName };
 }
 
-/** What a client needs to put a message back in unread_msgs (the family's message_details). */
-function unreadDetails(ctx: ServiceContext, userId: number, messageId: number): Record<string, unknown> {
-  const row = getMessage(ctx.db, messageId);
-  if (!row) return {};
-  const bits = userMessageFlags(ctx.db, userId, messageId) ?? 0;
-  const mentioned = (bits & (FLAGS.mentioned | FLAGS.wildcard_mentioned)) !== 0 ? { mentioned: true } : {};
-  if (row.stream_id !== null) {
-    return {
-      type: 'stream',
-      stream_id: row.stream_id,
-      topic: row.topic,
-      unmuted_stream_msg: true,
-      ...mentioned,
-    };
+const marksUnread = (change: FlagChange) => change.flag === 'read' && change.op === 'remove';
+
+/**
+ * What a client needs to put each message back in unread_msgs (the family's message_details),
+ * by id: read for a whole slice at once, a conversation's members once per conversation.
+ */
+function unreadDetails(
+  ctx: ServiceContext,
+  userId: number,
+  messageIds: readonly number[],
+): Record<number, Record<string, unknown>> {
+  const rows = new Map(unreadDetailRows(ctx.db, userId, messageIds).map((row) => [row.id, row]));
+  const others = new Map<string, number[]>();
+  const details: Record<number, Record<string, unknown>> = {};
+  for (const id of messageIds) {
+    const row = rows.get(id);
+    if (!row) {
+      details[id] = {};
+      continue;
+    }
+    const bits = row.flags ?? 0;
+    const mentioned = (bits & (FLAGS.mentioned | FLAGS.wildcard_mentioned)) !== 0 ? { mentioned: true } : {};
+    if (row.stream_id !== null) {
+      details[id] = {
+        type: 'stream',
+        stream_id: row.stream_id,
+        topic: row.topic,
+        unmuted_stream_msg: true,
+        ...mentioned,
+      };
+      continue;
+    }
+    // directMessageUserIds reads the recipient (and the sender, for a message to oneself).
+    const key = `${row.recipient_id}:${row.sender_id}`;
+    let userIds = others.get(key);
+    if (!userIds) {
+      userIds = directMessageUserIds(ctx.db, row).filter((other) => other !== userId);
+      others.set(key, userIds);
+    }
+    details[id] = { type: 'private', user_ids: userIds, ...mentioned };
   }
-  const others = directMessageUserIds(ctx.db, row).filter((id) => id !== userId);
-  return { type: 'private', user_ids: others, ...mentioned };
+  return details;
 }
 
 /**
- * The messages to work on: for marking unread, those outside unsubscribed streams; the others
- * must be readable by the user ("Invalid message(s)"). Those without a copy get a historical
- * one (answered as `created`), which counts as a change: the user's copies grew.
+ * Of these messages, none of which the user has a copy of, those the user may read (accessMessage);
+ * with `strict`, the first one they may not read refuses the request ("Invalid message(s)").
+ * accessMessage's verdict on a message without a copy depends only on its organization and
+ * stream, so it is asked once per stream, not once per message.
  */
-function targetMessages(ctx: ServiceContext, user: UserRow, change: FlagChange, messageIds: number[]) {
-  const unique = [...new Set(messageIds)];
-  let targets = unique;
-  if (change.flag === 'read' && change.op === 'remove') {
-    const outside = messagesInUnsubscribedStreams(ctx.db, user.id, unique);
-    targets = unique.filter((id) => !outside.has(id));
+function readableWithoutCopy(
+  ctx: ServiceContext,
+  user: UserRow,
+  messageIds: number[],
+  strict: boolean,
+): number[] {
+  const places = messagePlaces(ctx.db, messageIds);
+  const verdicts = new Map<string, boolean>();
+  const mayRead = (id: number) => {
+    if (strict) {
+      accessMessage(ctx, user, id);
+      return true;
+    }
+    try {
+      accessMessage(ctx, user, id);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiFailure) return false;
+      throw error;
+    }
+  };
+  return messageIds.filter((id) => {
+    const place = places.get(id);
+    const key = place ? `${place.realm_id}:${place.stream_id}` : `none:${id}`;
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = mayRead(id);
+      verdicts.set(key, verdict);
+    }
+    return verdict;
+  });
+}
+
+/**
+ * Of these messages (ascending, no repeats), those to work on and those of them that need a
+ * historical copy first: for marking unread, those outside unsubscribed streams; the others
+ * must be readable by the user, which `strict` enforces ("Invalid message(s)") and otherwise
+ * leaves out the ones the user may no longer read. Reads only.
+ */
+function targetsOf(
+  ctx: ServiceContext,
+  user: UserRow,
+  change: FlagChange,
+  messageIds: number[],
+  strict: boolean,
+): { targets: number[]; uncopied: number[] } {
+  let targets = messageIds;
+  if (marksUnread(change)) {
+    const outside = messagesInUnsubscribedStreams(ctx.db, user.id, targets);
+    if (outside.size > 0) targets = targets.filter((id) => !outside.has(id));
   }
   const copies = messagesWithCopies(ctx.db, user.id, targets);
-  const created = targets.filter((id) => !copies.has(id));
-  for (const id of created) accessMessage(ctx, user, id);
-  insertHistoricalCopies(ctx.db, user.id, created);
-  return { targets, created };
+  const missing = targets.filter((id) => !copies.has(id));
+  if (missing.length === 0) return { targets, uncopied: [] };
+  const uncopied = readableWithoutCopy(ctx, user, missing, strict);
+  if (uncopied.length < missing.length) {
+    const refused = new Set(missing);
+    for (const id of uncopied) refused.delete(id);
+    targets = targets.filter((id) => !refused.has(id));
+  }
+  return { targets, uncopied };
 }
 
 /**
- * Messages one transaction of a flag change works on at most: marking 5 000 messages unread
- * (the flags/narrow bound) reads three rows per message for the event's message_details, too
- * long to hold the event loop for in one piece.
+ * Messages one transaction of a flag change works on at most, and one read of its checks:
+ * marking 5 000 messages unread (the flags/narrow bound) in one piece would hold the event
+ * loop for tens of milliseconds.
  */
 export const FLAGS_SLICE_SIZE = 1000;
 
-/** A flag change checked, with what its slices have done so far. */
-interface FlagPlan {
-  /** The messages to change, ascending. */
-  targets: number[];
-  /** Those that got a historical copy, which counts as a change. */
-  created: Set<number>;
-  /** The index in `targets` where the next slice starts. */
-  next: number;
-}
-
 /**
- * Changes the flag on the plan's next `size` messages and tells the user's clients which
- * changed (always in the first slice, as the one transaction did, even when none did).
+ * Changes the flag on these messages (ascending, no repeats), first giving a historical copy
+ * to those that need one (answered as changed: the user's copies grew), and tells the user's
+ * clients which changed; with `tell`, even when none did (the request's first slice).
+ * Answers the ids changed, ascending.
  */
 function flagSlice(
   ctx: ServiceContext,
   events: EventBatch,
   user: UserRow,
   change: FlagChange,
-  plan: FlagPlan,
-  size: number,
-  first: boolean,
+  messageIds: number[],
+  { strict, tell }: { strict: boolean; tell: boolean },
 ): number[] {
-  let ids = plan.targets.slice(plan.next, plan.next + size);
-  plan.next += ids.length;
-  if (!first && change.flag === 'read' && change.op === 'remove') {
-    // Checked again: the user may have left a stream since the first slice, and an unread
-    // stream message is always in a subscribed stream.
-    const outside = messagesInUnsubscribedStreams(ctx.db, user.id, ids);
-    ids = ids.filter((id) => !outside.has(id));
-  }
-  const set = setFlag(ctx.db, user.id, ids, change.flag, change.op === 'add');
-  const changed = [...new Set([...set, ...ids.filter((id) => plan.created.has(id))])].sort((a, b) => a - b);
-  if (!first && changed.length === 0) return changed;
+  const { targets, uncopied } = targetsOf(ctx, user, change, messageIds, strict);
+  insertHistoricalCopies(ctx.db, user.id, uncopied);
+  const set = setFlag(ctx.db, user.id, targets, change.flag, change.op === 'add');
+  const changed = uncopied.length === 0 ? set : [...new Set([...set, ...uncopied])].sort((a, b) => a - b);
+  if (!tell && changed.length === 0) return changed;
   const event: OutgoingEvent = {
     type: 'update_message_flags',
     op: change.op,
@@ -140,18 +203,12 @@ function flagSlice(
     messages: changed,
     all: false,
   };
-  if (change.flag === 'read' && change.op === 'remove') {
-    event.message_details = Object.fromEntries(changed.map((id) => [id, unreadDetails(ctx, user.id, id)]));
-  }
+  if (marksUnread(change)) event.message_details = unreadDetails(ctx, user.id, changed);
   events.send(event, [user.id]);
   return changed;
 }
 
-/** The checks (and historical copies) of a flag change, in the first slice's transaction. */
-function planFlags(ctx: ServiceContext, user: UserRow, change: FlagChange, messageIds: number[]): FlagPlan {
-  const { targets, created } = targetMessages(ctx, user, change, messageIds);
-  return { targets: [...targets].sort((a, b) => a - b), created: new Set(created), next: 0 };
-}
+const ascendingUnique = (messageIds: readonly number[]) => [...new Set(messageIds)].sort((a, b) => a - b);
 
 /**
  * Changes one flag on the user's messages in one transaction and tells the user's clients;
@@ -164,22 +221,26 @@ export function updateMessageFlags(
   change: FlagChange,
   messageIds: number[],
 ): number[] {
-  return runAction(ctx, (events) => {
-    const plan = planFlags(ctx, user, change, messageIds);
-    return flagSlice(ctx, events, user, change, plan, plan.targets.length, true);
-  });
+  return runAction(ctx, (events) =>
+    flagSlice(ctx, events, user, change, ascendingUnique(messageIds), { strict: true, tell: true }),
+  );
 }
 
 /**
- * POST /messages/flags and /messages/flags/narrow: every message is checked (and given its
- * historical copy if it needs one) in the first slice's transaction, so a request naming a
- * message the user may not read changes nothing; the flags then change FLAGS_SLICE_SIZE
- * messages at a time, ascending, each slice a transaction with its own event, yielding to the
- * event loop between slices. Up to FLAGS_SLICE_SIZE messages it is one transaction and one
- * event, as before. Answers the ids whose flag changed, ascending.
+ * POST /messages/flags and /messages/flags/narrow. Up to FLAGS_SLICE_SIZE messages it is one
+ * transaction and one event. Beyond, every message is first checked, FLAGS_SLICE_SIZE at a
+ * time (reads only), so a request naming a message the user may not read changes nothing;
+ * then the flags change FLAGS_SLICE_SIZE messages at a time, ascending, each slice a
+ * transaction with its own event (the first always sends one, as the one transaction did).
+ * The event loop runs between any two slices. Answers the ids whose flag changed, ascending.
  *
- * If the server stops between slices, the historical copies exist and the older messages have
- * the flag changed, the newer not yet, each client told of those changed; repeating the
+ * A slice checks its messages again, as of its own transaction: one in a stream the user has
+ * left since is not marked unread, and one the user may no longer read gets no historical copy
+ * (which would let them read it). A historical copy is made in the slice that flags its
+ * message, so a slice is what a request for its messages alone would do.
+ *
+ * If the server stops between slices, the older messages have the flag changed (with their
+ * historical copies), the newer not yet, each client told of those changed; repeating the
  * request finishes the job (a message whose flag is already right is no change).
  */
 export async function updateMessageFlagsInSlices(
@@ -188,17 +249,22 @@ export async function updateMessageFlagsInSlices(
   change: FlagChange,
   messageIds: number[],
 ): Promise<number[]> {
+  const unique = ascendingUnique(messageIds);
+  if (unique.length <= FLAGS_SLICE_SIZE) return updateMessageFlags(ctx, user, change, unique);
+  const checked: number[] = [];
+  for (let start = 0; start < unique.length; start += FLAGS_SLICE_SIZE) {
+    if (start > 0) await yieldToInput();
+    const slice = unique.slice(start, start + FLAGS_SLICE_SIZE);
+    checked.push(...inOneRead(ctx.db, () => targetsOf(ctx, user, change, slice, true).targets));
+  }
   const changed: number[] = [];
-  const plan = runAction(ctx, (events) => {
-    const checked = planFlags(ctx, user, change, messageIds);
-    changed.push(...flagSlice(ctx, events, user, change, checked, FLAGS_SLICE_SIZE, true));
-    return checked;
-  });
-  while (plan.next < plan.targets.length) {
-    await yieldToEventLoop();
-    runAction(ctx, (events) => {
-      changed.push(...flagSlice(ctx, events, user, change, plan, FLAGS_SLICE_SIZE, false));
-    });
+  for (let start = 0; start === 0 || start < checked.length; start += FLAGS_SLICE_SIZE) {
+    await yieldToInput();
+    const slice = checked.slice(start, start + FLAGS_SLICE_SIZE);
+    const tell = start === 0;
+    changed.push(
+      ...runAction(ctx, (events) => flagSlice(ctx, events, user, change, slice, { strict: false, tell })),
+    );
   }
   return changed;
 }
@@ -236,22 +302,22 @@ export async function updateMessageFlagsForNarrow(
     throw badRequest('The anchor can only be excluded at an end of the range');
   const { numBefore, numAfter } = clampRange(range);
   const query = messageQuery(ctx, user, range.narrow);
-  const anchor = anchorOf(ctx, query, range.anchor);
-  const window = messageWindow(ctx.db, query, {
-    anchor,
-    numBefore,
-    numAfter,
-    includeAnchor: range.includeAnchor,
-  });
+  // One state of the database for the anchor and the window, and one read lock for them.
+  const window = inOneRead(ctx.db, () =>
+    messageWindowIds(ctx.db, query, {
+      anchor: anchorOf(ctx, query, range.anchor),
+      numBefore,
+      numAfter,
+      includeAnchor: range.includeAnchor,
+    }),
+  );
   const ids = [
     ...window.before.slice(0, numBefore).reverse(),
-    ...(window.atAnchor ? [window.atAnchor] : []),
+    ...(window.atAnchor === undefined ? [] : [window.atAnchor]),
     ...window.after.slice(0, numAfter),
-  ].map((row) => row.id);
-  // Reading a window of up to 5 000 messages and checking them are each tens of milliseconds:
-  // other requests get their turn in between. The window is a read outside any transaction
-  // either way; the checks run again in the first slice's transaction.
-  await yieldToEventLoop();
+  ];
+  // Other requests get their turn between reading the window and checking its messages.
+  await yieldToInput();
   const changed = await updateMessageFlagsInSlices(ctx, user, change, ids);
   return {
     processed_count: ids.length,

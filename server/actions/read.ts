@@ -21,6 +21,18 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
+ * yieldToEventLoop, sure to let new input in: two turns of setImmediate. Called from a
+ * request's handler (the loop's poll phase), one turn runs in the same iteration's check
+ * phase, before any new input is read, so the work before and after would hold the loop as
+ * one piece; and the answers to waiting polls that a slice's events scheduled (setImmediate
+ * too) then get a turn of their own before the next slice.
+ */
+export async function yieldToInput(): Promise<void> {
+  await yieldToEventLoop();
+  await yieldToEventLoop();
+}
+
+/**
  * Runs `step` (one batch, its own transaction; answers whether the work is done) at least
  * once and then again while the time budget lasts. Answers whether the work was finished.
  * Between batches it yields to the event loop (setImmediate), so other requests, long-polls

@@ -84,11 +84,21 @@ export function hasCopyInTopic(db: Db, userId: number, streamId: number, topic: 
 }
 
 // ---- POST /messages/flags (issue 8: flags-reactions-scheduled) ----
+// A flag change may name thousands of messages: each query below takes a whole slice of ids
+// as one JSON array (one statement, not one per message, which costs several times more).
+
+const idList = (messageIds: readonly number[]) => JSON.stringify(messageIds.map(Number));
 
 /** Of these messages, those the user has a copy of. */
 export function messagesWithCopies(db: Db, userId: number, messageIds: readonly number[]): Set<number> {
-  const get = db.prepare('SELECT 1 FROM user_messages WHERE user_id = ? AND message_id = ?');
-  return new Set(messageIds.filter((id) => get.get(userId, id) !== undefined));
+  if (messageIds.length === 0) return new Set();
+  const ids = db
+    .prepare(
+      'SELECT message_id FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))',
+    )
+    .pluck()
+    .all(userId, idList(messageIds)) as number[];
+  return new Set(ids);
 }
 
 /**
@@ -96,10 +106,11 @@ export function messagesWithCopies(db: Db, userId: number, messageIds: readonly 
  * stream), read and marked historical, as the family does before flagging them.
  */
 export function insertHistoricalCopies(db: Db, userId: number, messageIds: readonly number[]): void {
-  const insert = db.prepare(
-    'INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)',
-  );
-  for (const id of messageIds) insert.run(userId, id, FLAGS.read | FLAGS.historical);
+  if (messageIds.length === 0) return;
+  db.prepare(
+    `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
+     SELECT ?, value, ? FROM json_each(?)`,
+  ).run(userId, FLAGS.read | FLAGS.historical, idList(messageIds));
 }
 
 /** Of these messages, the stream messages outside the streams the user is subscribed to. */
@@ -108,11 +119,55 @@ export function messagesInUnsubscribedStreams(
   userId: number,
   messageIds: readonly number[],
 ): Set<number> {
-  const get = db.prepare(
-    `SELECT 1 FROM messages m WHERE m.id = ? AND m.stream_id IS NOT NULL AND NOT EXISTS
+  if (messageIds.length === 0) return new Set();
+  const ids = db
+    .prepare(
+      `SELECT m.id FROM messages m WHERE m.id IN (SELECT value FROM json_each(?))
+       AND m.stream_id IS NOT NULL AND NOT EXISTS
        (SELECT 1 FROM subscriptions s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.active = 1)`,
-  );
-  return new Set(messageIds.filter((id) => get.get(id, userId) !== undefined));
+    )
+    .pluck()
+    .all(idList(messageIds), userId) as number[];
+  return new Set(ids);
+}
+
+/** Where a message is: its organization and stream (null for a direct message). */
+export interface MessagePlace {
+  id: number;
+  realm_id: number;
+  stream_id: number | null;
+}
+
+/** The place of each of these messages that exists, by id. */
+export function messagePlaces(db: Db, messageIds: readonly number[]): Map<number, MessagePlace> {
+  if (messageIds.length === 0) return new Map();
+  const rows = db
+    .prepare('SELECT id, realm_id, stream_id FROM messages WHERE id IN (SELECT value FROM json_each(?))')
+    .all(idList(messageIds)) as MessagePlace[];
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** What marking a message unread tells the clients of it (message_details), with the user's bits. */
+export interface UnreadDetailRow {
+  id: number;
+  stream_id: number | null;
+  topic: string;
+  recipient_id: number;
+  sender_id: number;
+  /** The user's flag bits, null without a copy. */
+  flags: number | null;
+}
+
+/** The UnreadDetailRow of each of these messages that exists. */
+export function unreadDetailRows(db: Db, userId: number, messageIds: readonly number[]): UnreadDetailRow[] {
+  if (messageIds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT m.id, m.stream_id, m.topic, m.recipient_id, m.sender_id, um.flags FROM messages m
+       LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+       WHERE m.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(userId, idList(messageIds)) as UnreadDetailRow[];
 }
 
 /**
@@ -126,13 +181,18 @@ export function setFlag(
   flag: FlagName,
   add: boolean,
 ): number[] {
+  if (messageIds.length === 0) return [];
   const bit = FLAGS[flag];
-  const update = db.prepare(
-    add
-      ? `UPDATE user_messages SET flags = flags | ${bit} WHERE user_id = ? AND message_id = ? AND (flags & ${bit}) = 0`
-      : `UPDATE user_messages SET flags = flags & ~${bit} WHERE user_id = ? AND message_id = ? AND (flags & ${bit}) != 0`,
-  );
-  const changed = [...new Set(messageIds)].filter((id) => update.run(userId, id).changes > 0);
+  const changed = db
+    .prepare(
+      add
+        ? `UPDATE user_messages SET flags = flags | ${bit} WHERE user_id = ?
+           AND message_id IN (SELECT value FROM json_each(?)) AND (flags & ${bit}) = 0 RETURNING message_id`
+        : `UPDATE user_messages SET flags = flags & ~${bit} WHERE user_id = ?
+           AND message_id IN (SELECT value FROM json_each(?)) AND (flags & ${bit}) != 0 RETURNING message_id`,
+    )
+    .pluck()
+    .all(userId, idList(messageIds)) as number[];
   return changed.sort((a, b) => a - b);
 }
 
