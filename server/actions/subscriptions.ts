@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context';
 import { realmSettings, requireRealm, SYSTEM_GROUPS, systemGroupId } from '../db/realm';
 import { getUserGroup } from '../db/realm-data';
 import {
+  activeSubscribersAmong,
   getStream,
   getStreamByName,
   insertStream,
@@ -19,7 +20,7 @@ import {
   streamSubscriberIds,
   subscribeMany,
   subscriptionRows,
-  unsubscribe,
+  unsubscribeMany,
   writeMark,
 } from '../db/streams';
 import {
@@ -46,13 +47,7 @@ import {
   streamFigures,
 } from '../formats/streams';
 import { renderMarkdown } from '../markdown';
-import {
-  canAccessStream,
-  canSeeStream,
-  canSeeSubscribers,
-  isAdmin,
-  subscriberViewerIds,
-} from '../permissions';
+import { canAccessStream, canSeeStream, canSeeSubscribers, isAdmin } from '../permissions';
 import {
   accessStreamById,
   accessStreamByName,
@@ -62,6 +57,7 @@ import {
   requireOwner,
 } from './access';
 import { sendMessageIn } from './messages';
+import { yieldToInput } from './read';
 import {
   allowedBy,
   checkStreamDescription,
@@ -224,7 +220,7 @@ export async function doSubscribe(
     return checked;
   });
   while (plan.next < plan.users.length) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToInput();
     runAction(ctx, (events) => {
       // Anything written since the last slice (by anyone: the announcement too) may have
       // changed what the view holds.
@@ -570,98 +566,199 @@ function isGroupMember(ctx: ServiceContext, groupId: number, userId: number): bo
 }
 
 /**
- * Whether the actor may unsubscribe the target from a stream they can access (the family's
- * rule): themselves and the bots they own always; anyone else only as an administrator or as
- * a member of the stream's can_remove_subscribers_group.
+ * Whether the actor may unsubscribe people other than themselves and their bots from a stream
+ * they can access (the family's rule): as an administrator or as a member of the stream's
+ * can_remove_subscribers_group. Themselves and the bots they own they always may.
  */
-function mayUnsubscribe(
-  ctx: ServiceContext,
-  actor: UserRow,
-  target: PrincipalRow,
-  stream: StreamRow,
-): boolean {
-  if (target.id === actor.id || (target.is_bot === 1 && target.bot_owner_id === actor.id)) return true;
+function mayUnsubscribeOthers(ctx: ServiceContext, actor: UserRow, stream: StreamRow): boolean {
   return isAdmin(actor) || isGroupMember(ctx, stream.can_remove_subscribers_group_id, actor.id);
+}
+
+const isSelfOrOwnBot = (actor: UserRow, target: PrincipalRow) =>
+  target.id === actor.id || (target.is_bot === 1 && target.bot_owner_id === actor.id);
+
+/**
+ * Subscription rows one transaction of an unsubscription request ends at most, as
+ * SUBSCRIBE_SLICE_ROWS for subscribing: an administrator removing 2 000 people from 10 streams
+ * ends 20 000 rows, with their events far more than 50 ms of work.
+ */
+export const UNSUBSCRIBE_SLICE_ROWS = 2000;
+
+/**
+ * What a person with an event queue weighs in a slice, in rows: their `remove` event (a few
+ * names, beside subscribe's member lists) is built in it, and their waiting poll answered
+ * right after it.
+ */
+const QUEUED_LEAVER_ROWS = 20;
+
+/** An unsubscription request checked, with what its slices have done so far. */
+interface UnsubscribePlan {
+  users: PrincipalRow[];
+  /** The streams as the request named them (their names answer), without repeats. */
+  streams: StreamRow[];
+  /** The index in `users` of the next person to unsubscribe. */
+  next: number;
+  removed: string[];
+  notRemoved: string[];
 }
 
 /**
  * DELETE /users/me/subscriptions: every named stream must exist for the actor, and every
- * principal be theirs to unsubscribe (mayUnsubscribe), before anything changes. Answers the
- * streams someone left (removed) and those someone was not in (not_removed).
+ * principal be theirs to unsubscribe, before anything changes: the checks run in the first
+ * slice's transaction, so a refused request changes nothing. The people are then unsubscribed
+ * slice by slice (about UNSUBSCRIBE_SLICE_ROWS rows each, each person's streams in one slice),
+ * each slice committed with its own events, yielding to the event loop between slices; the
+ * answer goes once every slice is done. Answers the streams someone left (removed) and those
+ * someone was not in (not_removed), as one transaction would have.
+ *
+ * If the server stops between slices, everyone of the slices committed has left every stream,
+ * their clients and the streams' other members told; nobody of a later slice has left any.
+ * Repeating the request finishes the job. As for subscribing, who may do what is decided once,
+ * in the first slice.
  */
-export function doUnsubscribe(
+export async function doUnsubscribe(
   ctx: ServiceContext,
   actor: UserRow,
   streamNames: readonly string[],
   principals: readonly Principal[] | undefined,
-): UnsubscribeResult {
-  return runAction(ctx, (events) => {
-    const users = principals === undefined ? [actor] : resolvePrincipals(ctx, principals);
-    const streams: StreamRow[] = [];
-    for (const raw of streamNames) {
-      // A private stream the user cannot see is reported exactly like a missing one.
-      const stream = accessStreamByName(ctx, actor, raw.trim(), { allowRealmAdmin: true });
-      if (!streams.some((s) => s.id === stream.id)) streams.push(stream);
-    }
-    for (const user of users) {
-      for (const stream of streams) {
-        if (!mayUnsubscribe(ctx, actor, user, stream)) throw insufficientPermission();
-      }
-    }
-
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    const removedByUser = new Map<number, StreamRow[]>();
-    const removedByStream = new Map<number, number[]>();
-    for (const user of users) {
-      for (const stream of streams) {
-        if (!isSubscribed(ctx.db, user.id, stream.id)) {
-          if (!notRemoved.includes(stream.name)) notRemoved.push(stream.name);
-          continue;
-        }
-        unsubscribe(ctx.db, user.id, stream.id);
-        if (!removed.includes(stream.name)) removed.push(stream.name);
-        removedByUser.set(user.id, [...(removedByUser.get(user.id) ?? []), stream]);
-        removedByStream.set(stream.id, [...(removedByStream.get(stream.id) ?? []), user.id]);
-      }
-    }
-
-    for (const [userId, list] of removedByUser) {
-      events.send(
-        {
-          type: 'subscription',
-          op: 'remove',
-          subscriptions: list.map((s) => ({ name: s.name, stream_id: s.id })),
-        },
-        [userId],
-      );
-      // Someone who left a private stream no longer sees it.
-      const user = getUserById(ctx.db, userId) as UserRow;
-      const gone = list.filter((s) => !canSeeStream(user, s, false));
-      if (gone.length > 0) {
-        events.send(
-          {
-            type: 'stream',
-            op: 'delete',
-            streams: gone.map((s) => formatStream(s, streamFigures(ctx.db, s))),
-          },
-          [userId],
-        );
-      }
-    }
-    for (const [streamId, userIds] of removedByStream) {
-      const row = getStream(ctx.db, streamId) as StreamRow;
-      const gone = new Set(userIds);
-      const peers = subscriberViewerIds(ctx.db, row).filter((id) => !gone.has(id));
-      if (peers.length > 0) {
-        events.send(
-          { type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: userIds },
-          peers,
-        );
-      }
-    }
-    return { removed, not_removed: notRemoved };
+): Promise<UnsubscribeResult> {
+  const plan = runAction(ctx, (events) => {
+    const checked = planUnsubscribe(ctx, actor, streamNames, principals);
+    unsubscribeSlice(ctx, events, checked, true);
+    return checked;
   });
+  while (plan.next < plan.users.length) {
+    await yieldToInput();
+    runAction(ctx, (events) => unsubscribeSlice(ctx, events, plan, false));
+  }
+  return { removed: plan.removed, not_removed: plan.notRemoved };
+}
+
+/** The request checked: principals, the streams (as the actor may see them), the permission. */
+function planUnsubscribe(
+  ctx: ServiceContext,
+  actor: UserRow,
+  streamNames: readonly string[],
+  principals: readonly Principal[] | undefined,
+): UnsubscribePlan {
+  const users = principals === undefined ? [actor] : resolvePrincipals(ctx, principals);
+  const streams: StreamRow[] = [];
+  for (const raw of streamNames) {
+    // A private stream the user cannot see is reported exactly like a missing one.
+    const stream = accessStreamByName(ctx, actor, raw.trim(), { allowRealmAdmin: true });
+    if (!streams.some((s) => s.id === stream.id)) streams.push(stream);
+  }
+  // The rule depends on the person only as far as they are the actor or the actor's bot.
+  if (users.some((user) => !isSelfOrOwnBot(actor, user))) {
+    for (const stream of streams) {
+      if (!mayUnsubscribeOthers(ctx, actor, stream)) throw insufficientPermission();
+    }
+  }
+  return { users, streams, next: 0, removed: [], notRemoved: [] };
+}
+
+/**
+ * Unsubscribes the plan's next people, about UNSUBSCRIBE_SLICE_ROWS rows, and queues the
+ * family's events: each leaver's `remove` (and a stream `delete` for a private stream they no
+ * longer see), then `peer_remove` to everyone else who may see the stream's members.
+ */
+function unsubscribeSlice(
+  ctx: ServiceContext,
+  events: EventBatch,
+  plan: UnsubscribePlan,
+  first: boolean,
+): void {
+  const hasQueue = (userId: number) => ctx.queues.queuesOf(userId).length > 0;
+  const users: PrincipalRow[] = [];
+  // The first slice has checked every principal already, which weighs about a row each.
+  for (
+    let weight = first ? plan.users.length : 0;
+    plan.next < plan.users.length && (weight < UNSUBSCRIBE_SLICE_ROWS || users.length === 0);
+    plan.next++
+  ) {
+    const user = plan.users[plan.next] as PrincipalRow;
+    users.push(user);
+    weight += Math.max(1, plan.streams.length) + (hasQueue(user.id) ? QUEUED_LEAVER_ROWS : 0);
+  }
+  // The streams as they are now, for the events (the answer keeps the names as requested).
+  const streams = first ? plan.streams : plan.streams.map((s) => getStream(ctx.db, s.id) ?? s);
+  const left = unsubscribeMany(
+    ctx.db,
+    users.map((u) => u.id),
+    streams.map((s) => s.id),
+  );
+
+  const removedByUser = new Map<number, StreamRow[]>();
+  const removedByStream = new Map<number, number[]>();
+  const push = <K, V>(into: Map<K, V[]>, key: K, value: V) => {
+    const list = into.get(key);
+    if (list) list.push(value);
+    else into.set(key, [value]);
+  };
+  // In the order one transaction went: person by person, each person's streams as named.
+  for (const user of users) {
+    plan.streams.forEach((requested, i) => {
+      const stream = streams[i] as StreamRow;
+      const into = left.get(user.id)?.has(stream.id) ? plan.removed : plan.notRemoved;
+      if (!into.includes(requested.name)) into.push(requested.name);
+      if (into === plan.notRemoved) return;
+      push(removedByUser, user.id, stream);
+      push(removedByStream, stream.id, user.id);
+    });
+  }
+
+  const figures = new Map<number, StreamFigures>();
+  const figuresOf = (stream: StreamRow) => {
+    let known = figures.get(stream.id);
+    if (!known) {
+      known = streamFigures(ctx.db, stream);
+      figures.set(stream.id, known);
+    }
+    return known;
+  };
+  const usersById = new Map(users.map((u) => [u.id, u]));
+  for (const [userId, list] of removedByUser) {
+    events.send(
+      {
+        type: 'subscription',
+        op: 'remove',
+        subscriptions: list.map((s) => ({ name: s.name, stream_id: s.id })),
+      },
+      [userId],
+    );
+    // Someone who left a private stream no longer sees it.
+    const user = usersById.get(userId) as PrincipalRow;
+    const gone = list.filter((s) => !canSeeStream(user, s, false));
+    if (gone.length > 0) {
+      events.send({ type: 'stream', op: 'delete', streams: gone.map((s) => formatStream(s, figuresOf(s))) }, [
+        userId,
+      ]);
+    }
+  }
+  if (removedByStream.size === 0) return;
+  // Events reach only people with an event queue: the peers are looked for among the realm's
+  // active users who hold one now, and only their subscriptions are read (a stream's members
+  // number thousands: reading them for every slice would cost more than the slice).
+  const listening = activeUserRoles(ctx.db, ctx.realmId).filter((u) => hasQueue(u.id));
+  const members = activeSubscribersAmong(
+    ctx.db,
+    listening.map((u) => u.id),
+    [...removedByStream.keys()],
+  );
+  for (const [streamId, userIds] of removedByStream) {
+    const stream = streams.find((s) => s.id === streamId) as StreamRow;
+    const gone = new Set(userIds);
+    const subscribers = members.get(streamId) ?? new Set<number>();
+    const peers = audienceWho(listening, subscribers, (u, sub) => canSeeSubscribers(u, stream, sub)).filter(
+      (id) => !gone.has(id),
+    );
+    if (peers.length > 0) {
+      events.send(
+        { type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: userIds },
+        peers,
+      );
+    }
+  }
 }
 
 /** The properties of shared/protocol's table, the same one the app's IPC payloads are typed from. */

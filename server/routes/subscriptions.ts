@@ -43,8 +43,8 @@ export const subscriptionEndpoints = [
   }),
   route({
     endpoint: 'DELETE /users/me/subscriptions',
-    handle({ ctx, user, params }) {
-      return { ...doUnsubscribe(ctx, user, params.subscriptions, params.principals) };
+    async handle({ ctx, user, params }) {
+      return { ...(await doUnsubscribe(ctx, user, params.subscriptions, params.principals)) };
     },
   }),
   route({
