@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { startCheckpointer } from './checkpointer';
 import { MIGRATIONS, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -35,6 +36,14 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
     db.close();
     throw error;
   }
+  // The WAL is checkpointed on a thread of its own, which stops before the connection closes
+  // (the last connection to close folds the WAL into the file, as before).
+  const stopCheckpointer = startCheckpointer(db);
+  const close = db.close.bind(db);
+  db.close = () => {
+    stopCheckpointer();
+    return close();
+  };
   return db;
 }
 
