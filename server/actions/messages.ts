@@ -230,8 +230,18 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
         avatar_url: senderRow ? avatarUrl(senderRow, clientExtavatar) : null,
       });
   // Each copy's flags as insertMessage wrote them: nothing between there and here changes them.
-  const flagsOf = new Map<number, string[]>();
-  for (const [userId, bits] of sent.flags) flagsOf.set(userId, messageFlags(bits));
+  // Named once per set of bits (most recipients share one), and only for users with a queue.
+  const flagNames = new Map<number, string[]>();
+  const flagsOf = (userId: number): string[] => {
+    const bits = sent.flags.get(userId);
+    if (bits === undefined) return [];
+    let names = flagNames.get(bits);
+    if (!names) {
+      names = messageFlags(bits);
+      flagNames.set(bits, names);
+    }
+    return names;
+  };
 
   // One event object per kind of client and flags, shared by every queue that gets it (most
   // recipients have the same flags), so that its text is made once for all of them.
@@ -248,8 +258,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
   const echo = input.localEcho;
   events.sendBuilt(
     sent.userIds,
-    (queue) =>
-      eventFor(queue.settings.applyMarkdown, queue.settings.clientExtavatar, flagsOf.get(queue.userId) ?? []),
+    (queue) => eventFor(queue.settings.applyMarkdown, queue.settings.clientExtavatar, flagsOf(queue.userId)),
     // Lets the sending client replace its local echo with the real message.
     echo && {
       queueId: echo.queueId,
