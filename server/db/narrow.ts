@@ -61,10 +61,19 @@ const HAS_SQL = {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function filterSql(filter: NarrowFilter): Sql {
+/**
+ * A stream's messages by its recipient, which a stream message shares with the stream
+ * (insertMessage and moveMessages set both): messages_recipient (recipient_id, id) then walks
+ * them in id order and a window stops after its LIMIT, where `stream_id = ?` read and sorted
+ * every message of the stream (no index on stream_id ends in id, but the topic's).
+ */
+const STREAM_BY_RECIPIENT = 'm.recipient_id = (SELECT id FROM recipients WHERE type = 2 AND type_id = ?)';
+
+/** `byRecipient`: the stream term as STREAM_BY_RECIPIENT (whereSql says when). */
+function filterSql(filter: NarrowFilter, byRecipient: boolean): Sql {
   switch (filter.kind) {
     case 'stream':
-      return { where: 'm.stream_id = ?', args: [filter.streamId] };
+      return { where: byRecipient ? STREAM_BY_RECIPIENT : 'm.stream_id = ?', args: [filter.streamId] };
     case 'topic':
       return { where: 'm.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE', args: [filter.topic] };
     case 'sender':
@@ -91,8 +100,12 @@ function filterSql(filter: NarrowFilter): Sql {
 function whereSql(q: MessageQuery): Sql {
   const parts: string[] = ['m.realm_id = ?'];
   const args: unknown[] = [q.realmId];
+  // With a topic, stream_id stays: messages_stream_topic (stream_id, topic, id) walks that
+  // topic alone in id order. Negated, too: `NOT (m.stream_id = ?)` keeps direct messages
+  // out (NULL), as a recipient comparison would not.
+  const byTopic = q.filters.some(({ filter, negated }) => !negated && filter.kind === 'topic');
   for (const { filter, negated } of q.filters) {
-    const sql = filterSql(filter);
+    const sql = filterSql(filter, !negated && !byTopic);
     parts.push(negated ? `NOT (${sql.where})` : `(${sql.where})`);
     args.push(...sql.args);
   }
@@ -108,15 +121,25 @@ function whereSql(q: MessageQuery): Sql {
 export type FetchedRow = MessageRow & { um_flags: number | null };
 const FROM = 'FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?';
 
-/** The oldest message of the narrow the user has an unread copy of. */
+/**
+ * The oldest message of the narrow the user has an unread copy of: the user's unread copies
+ * walked in id order (user_messages_unread holds unread rows only) up to the first the narrow
+ * keeps. Left to itself SQLite walks every copy of the user, read ones too (the primary key
+ * holds the flags), or every message of a stream narrow; INDEXED BY and CROSS JOIN keep this
+ * plan, which costs at most the user's unread count.
+ */
 export function firstUnreadMessageId(db: Db, q: MessageQuery): number | null {
   const { where, args } = whereSql(q);
-  const row = db
+  const id = db
     .prepare(
-      `SELECT MIN(m.id) AS id ${FROM} WHERE ${where} AND um.flags IS NOT NULL AND (um.flags & ${FLAGS.read}) = 0`,
+      `SELECT um.message_id FROM user_messages um INDEXED BY user_messages_unread
+       CROSS JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ? AND (um.flags & ${FLAGS.read}) = 0 AND ${where}
+       ORDER BY um.message_id LIMIT 1`,
     )
-    .get(q.userId, ...args) as { id: number | null };
-  return row.id;
+    .pluck()
+    .get(q.userId, ...args) as number | undefined;
+  return id ?? null;
 }
 
 /** Where a window is read: around `anchor`, how many on each side, and the anchor itself or not. */
