@@ -19,6 +19,14 @@ import {
   type Waiter,
 } from './queue';
 
+/**
+ * One turn of answering waiting polls (answerWaiting) ends after this long, or this many
+ * polls. Each poll's response is written once the turn's own work is over (the route resumes
+ * after it), at 50 to 200 µs a poll as measured in the bulk bench: 64 of them stay near 10 ms.
+ */
+const ANSWER_BUDGET_MS = 10;
+const ANSWER_CHUNK = 64;
+
 export interface QueueManagerOptions {
   heartbeatMs: number;
   queueIdleMs: number;
@@ -266,12 +274,30 @@ export class QueueManager {
     }
   }
 
-  /** Answers every waiting poll whose queue got events since the last time. */
+  /**
+   * Answers the waiting polls whose queues got events since the last time, in turns of at
+   * most ANSWER_BUDGET_MS or ANSWER_CHUNK polls: one write reaching thousands of waiting
+   * clients would otherwise hold the event loop for all of their answers at once. Queues are
+   * answered in the order they got events; one that gets more before its turn comes is
+   * answered once, with all of them (a poll's answer is its queue's pending events, in order).
+   */
   private answerWaiting(): void {
-    this.deliveryScheduled = false;
-    const queues = [...this.toAnswer];
-    this.toAnswer.clear();
-    for (const queue of queues) if (queue.hasPending) queue.waiter?.finish(queue.answer());
+    const deadline = performance.now() + ANSWER_BUDGET_MS;
+    let answered = 0;
+    // A Set's iterator survives the deletion of the entry it is on.
+    for (const queue of this.toAnswer) {
+      this.toAnswer.delete(queue);
+      const waiter = queue.waiter;
+      if (waiter === null || !queue.hasPending) continue;
+      const answer = queue.answer();
+      // Serialized now (kept by the answer for routes/events.ts), so the budget counts it:
+      // the rest of the response is about the same for every poll, which ANSWER_CHUNK bounds.
+      answer.json();
+      waiter.finish(answer);
+      if (++answered >= ANSWER_CHUNK || performance.now() >= deadline) break;
+    }
+    if (this.toAnswer.size > 0) setImmediate(() => this.answerWaiting());
+    else this.deliveryScheduled = false;
   }
 
   /**
@@ -411,6 +437,9 @@ export class QueueManager {
     this.sweepTimer = null;
     if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     this.heartbeatTimer = null;
+    // Every poll at once, those whose answers answerWaiting has yet to make too (their
+    // events stay queued, and are written with the queue).
+    this.toAnswer.clear();
     for (const queue of this.queues.values()) queue.waiter?.finish(PollAnswer.empty);
     for (const queueId of [...this.waitingCallbacks.keys()]) this.abandonWaiting(queueId);
   }

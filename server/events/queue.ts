@@ -135,6 +135,9 @@ function queuedEventText(event: OutgoingEvent, id: number): string {
 export class PollAnswer {
   static readonly empty = new PollAnswer([], []);
 
+  /** json()'s text, once made. */
+  private text: string | undefined;
+
   constructor(
     private readonly events: readonly OutgoingEvent[],
     private readonly ids: readonly number[],
@@ -145,15 +148,20 @@ export class PollAnswer {
     return this.events.map((event, i) => ({ ...event, id: this.ids[i] as number }));
   }
 
-  /** `JSON.stringify(this.list())`, without copying the events or serializing one twice. */
+  /**
+   * `JSON.stringify(this.list())`, without copying the events or serializing one twice; made
+   * once (the manager makes it before answering a poll, within its time budget).
+   */
   json(): string {
     if (this.events.length === 0) return '[]';
+    if (this.text !== undefined) return this.text;
     let text = '[';
     for (let i = 0; i < this.events.length; i++) {
       if (i > 0) text += ',';
       text += queuedEventText(this.events[i] as OutgoingEvent, this.ids[i] as number);
     }
-    return `${text}]`;
+    this.text = `${text}]`;
+    return this.text;
   }
 }
 
