@@ -663,7 +663,17 @@ describe('Electron main, packaged (no launcher)', () => {
       [
         'utilityProcess.fork',
         path.join(tmp, 'dist', 'server', 'main.cjs'),
-        ['--host', '127.0.0.1', '--port', '0', '--data-dir', path.join(packagedProfile, 'server'), '--demo'],
+        [
+          '--host',
+          '127.0.0.1',
+          '--port',
+          '0',
+          '--data-dir',
+          path.join(packagedProfile, 'server'),
+          '--demo',
+          '--drain-seconds',
+          '5',
+        ],
         'pipe',
       ],
     ]);
