@@ -5,6 +5,7 @@
 import { hash as digest, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Db } from './db';
+import { keptReadVersion, readsCommitted, watching, watchRows } from './db/realm-data';
 import { BOT_TYPES, getUserByApiKey, getUserByEmail, type UserRow } from './db/users';
 import { ApiFailure, accountDeactivated, badRequest, missingArgument, unauthorized } from './errors';
 
@@ -89,9 +90,13 @@ export function parseBasicAuth(header: string | undefined): { username: string; 
  * Authenticates a REST API request. 401 UNAUTHORIZED for missing, malformed or wrong
  * credentials (a key of another user is just a wrong key), and for a deactivated user once
  * the key has matched ("Account is deactivated"): NOTES.md keeps the USER_DEACTIVATED code
- * for the webhook and fetch_api_key paths.
+ * for the webhook and fetch_api_key paths. A header that authenticated is kept with its user
+ * (KeptLogins): the client's next requests find it without reading or comparing anything.
  */
 export function authenticateRequest(db: Db, realmId: number, header: string | undefined): UserRow {
+  const logins = keptLogins(db);
+  const kept = header === undefined ? undefined : logins?.find(header);
+  if (kept !== undefined && kept.realm_id === realmId) return kept;
   const credentials = parseBasicAuth(header);
   if (!credentials) throw unauthorized('Not logged in: API authentication required');
   const user = getUserByEmail(db, realmId, credentials.username);
@@ -101,7 +106,85 @@ export function authenticateRequest(db: Db, realmId: number, header: string | un
   if (user.bot_type === BOT_TYPES.incomingWebhook) {
     throw badRequest('This API is not available to incoming webhook bots.');
   }
-  return user;
+  return logins?.keep(header as string, user) ?? user;
+}
+
+/** Authenticated headers a connection keeps: each holds a user's row, a kilobyte or two. */
+const KEPT_LOGINS = 10_000;
+
+/**
+ * The users of Authorization headers that authenticated (active users who are not incoming
+ * webhooks), as authenticateRequest found them. Any write of a user's row drops the user's
+ * headers before the next request; a write that may change whom an address finds (a user
+ * added, removed or given another address), or another connection's commit, drops them all.
+ * Kept rows are shared by requests: no one may change them.
+ */
+class KeptLogins {
+  private readonly users = new Map<string, UserRow>();
+  private readonly headersOf = new Map<number, string[]>();
+  /** data_version when they were kept: another connection's commit drops them. */
+  private version = -1;
+
+  constructor(private readonly db: Db) {
+    watchRows(db, 'user_rows', (userId) => this.forget(userId));
+    watchRows(db, 'user_logins', () => this.clear());
+  }
+
+  find(header: string): UserRow | undefined {
+    const version = keptReadVersion(this.db);
+    if (version !== this.version) {
+      this.clear();
+      this.version = version;
+    }
+    return this.users.get(header);
+  }
+
+  /** Keeps the user of a header, unless it was read in a transaction that may still roll back. */
+  keep(header: string, user: UserRow): UserRow {
+    if (!readsCommitted(this.db)) return user;
+    if (this.users.has(header)) this.drop(header);
+    if (this.users.size >= KEPT_LOGINS) {
+      const oldest = this.users.keys().next().value;
+      if (oldest !== undefined) this.drop(oldest);
+    }
+    const kept = Object.freeze(user);
+    this.users.set(header, kept);
+    const headers = this.headersOf.get(user.id);
+    if (headers) headers.push(header);
+    else this.headersOf.set(user.id, [header]);
+    return kept;
+  }
+
+  private drop(header: string): void {
+    const user = this.users.get(header);
+    this.users.delete(header);
+    if (!user) return;
+    const rest = this.headersOf.get(user.id)?.filter((h) => h !== header) ?? [];
+    if (rest.length > 0) this.headersOf.set(user.id, rest);
+    else this.headersOf.delete(user.id);
+  }
+
+  private forget(userId: number): void {
+    for (const header of this.headersOf.get(userId) ?? []) this.users.delete(header);
+    this.headersOf.delete(userId);
+  }
+
+  private clear(): void {
+    this.users.clear();
+    this.headersOf.clear();
+  }
+}
+
+const logins = new WeakMap<Db, KeptLogins>();
+
+/** The connection's KeptLogins; none while its writes cannot be watched yet. */
+function keptLogins(db: Db): KeptLogins | undefined {
+  let kept = logins.get(db);
+  if (kept === undefined && watching(db)) {
+    kept = new KeptLogins(db);
+    logins.set(db, kept);
+  }
+  return kept;
 }
 
 /** POST /fetch_api_key: the user for these login credentials, or the family's 401s. */

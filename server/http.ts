@@ -8,6 +8,7 @@
  * route serves, stops the server at startup.
  */
 
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import multipart from '@fastify/multipart';
 import Fastify, {
@@ -29,6 +30,7 @@ import { requireAdmin, requireMember } from './actions/access';
 import { checkCanCreateUsers } from './actions/users';
 import { authenticateRequest } from './auth';
 import type { ServiceContext } from './context';
+import { inKeptRead } from './db/realm-data';
 import type { UserRow } from './db/users';
 import { ApiFailure } from './errors';
 import { closingResponse, lingeringClose } from './lingering-close';
@@ -36,6 +38,8 @@ import { paramDecoder, RequestParams } from './params';
 import {
   DEFAULT_FILE_LIMIT_BYTES,
   MULTIPART_OPTIONS,
+  type MultipartBody,
+  NO_MULTIPART,
   readMultipart,
   type UploadedFile,
 } from './params/multipart';
@@ -75,6 +79,13 @@ export interface Route<N extends EndpointName> {
   endpoint: N;
   /** The largest file part this route takes (multipart bodies); default 25 MiB. */
   maxFileBytes?: number;
+  /**
+   * The handler only reads, synchronously: authentication and the handler then run in one
+   * read transaction (one read lock a request, one state of the database; after a multipart
+   * body, the handler alone), in which the rows the server keeps may be kept (db/realm-data.ts
+   * inKeptRead).
+   */
+  readsOnly?: boolean;
   handle(req: RouteRequest<N>): SuccessFields | Promise<SuccessFields>;
 }
 
@@ -82,6 +93,7 @@ export interface Route<N extends EndpointName> {
 export interface AnyRoute {
   endpoint: EndpointName;
   maxFileBytes?: number;
+  readsOnly?: boolean;
   handle(req: never): SuccessFields | Promise<SuccessFields>;
 }
 
@@ -110,6 +122,15 @@ export class FormBody extends URLSearchParams {
   }
 }
 
+/**
+ * Answers a route's fields already written as a JSON object, in the success envelope: for a
+ * route that keeps its answer's text. The route then returns nothing.
+ */
+export function sendSuccessJson(reply: FastifyReply, fields: string): void {
+  const rest = fields === '{}' ? '}' : `,${fields.slice(1)}`;
+  reply.type('application/json; charset=utf-8').send(`{"result":"success","msg":""${rest}`);
+}
+
 export function errorBody(msg: string, code = 'BAD_REQUEST', extra: Record<string, unknown> = {}) {
   return { result: 'error', msg, code, ...extra };
 }
@@ -128,6 +149,17 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  * connection then closes in stages after the envelope (lingering-close.ts), so the client
  * reads the answer instead of a reset.
  */
+/**
+ * Whether the request has a body (a length or a transfer coding says so) not yet received to
+ * its end. A request without one may not be complete yet either: a route runs as soon as its
+ * headers are parsed, before Node's parser has seen the request end.
+ */
+function bodyUnread(raw: IncomingMessage): boolean {
+  if (raw.complete) return false;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
 function sendEnvelope(
   reply: FastifyReply,
   status: number,
@@ -135,9 +167,12 @@ function sendEnvelope(
   headers: Record<string, string> = {},
 ): FastifyReply {
   const socket = reply.raw.socket;
-  if (reply.request.raw.complete || !socket) return reply.status(status).headers(headers).send(body);
+  if (!bodyUnread(reply.request.raw) || !socket) return reply.status(status).headers(headers).send(body);
   reply.hijack();
-  lingeringClose(socket, closingResponse(status, body, headers));
+  // A request may fail while Node's HTTP parser is still at work on its first bytes (a
+  // Content-Length over the limit fails as the headers are parsed, no hook coming first): the
+  // parser may yet stop reading the socket, so the socket is taken from it once it is done.
+  process.nextTick(() => lingeringClose(socket, closingResponse(status, body, headers)));
   return reply;
 }
 
@@ -169,6 +204,29 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   return reply.status(500).send(errorBody('Internal server error', 'INTERNAL_SERVER_ERROR'));
 }
 
+/**
+ * @fastify/multipart without its onRequest and onResponse hooks: they only remove the temporary
+ * files of saveRequestFiles, which the server never calls (it reads parts into memory), and
+ * they cost every request two async hooks and a listener. It is registered as the plugin itself
+ * is (its parser and request methods serve every route).
+ */
+const multipartWithoutHooks = Object.assign(
+  (instance: FastifyInstance, options: typeof MULTIPART_OPTIONS, done: (error?: Error) => void) => {
+    const addHook = instance.addHook;
+    const skipped = new Set(['onRequest', 'onResponse']);
+    instance.addHook = function (this: FastifyInstance, name: string, hook: unknown) {
+      return skipped.has(name) ? this : addHook.call(this, name as 'onRequest', hook as never);
+    } as FastifyInstance['addHook'];
+    try {
+      (multipart as unknown as typeof multipartWithoutHooks)(instance, options, done);
+    } finally {
+      instance.addHook = addHook;
+    }
+  },
+  // fastify-plugin's marks (no encapsulation, the plugin's name and Fastify version).
+  Object.fromEntries(Object.getOwnPropertySymbols(multipart).map((key) => [key, (multipart as never)[key]])),
+);
+
 export function createHttpApp(options: { logger: boolean }): FastifyInstance {
   const app = Fastify({
     logger: options.logger,
@@ -192,7 +250,7 @@ export function createHttpApp(options: { logger: boolean }): FastifyInstance {
     }
   });
   // multipart/form-data: the router reads it (params/multipart.ts), once the user may send it.
-  app.register(multipart, MULTIPART_OPTIONS);
+  app.register(multipartWithoutHooks, MULTIPART_OPTIONS);
   // Webhooks read whatever their sender posts; everything else just ignores the body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     done(null, new RawBody(body as string));
@@ -261,12 +319,16 @@ function routeHandler(ctx: ServiceContext, spec: EndpointSpec, r: AnyRoute, limi
   const auth = authLevel(spec);
   const checkRole = spec.roleCheck === 'action' ? undefined : ROLE_CHECKS[spec.permission];
   const decode = paramDecoder(spec);
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  const fileLimitBytes = r.maxFileBytes ?? DEFAULT_FILE_LIMIT_BYTES;
+  const handle = r.handle as (req: unknown) => SuccessFields | Promise<SuccessFields>;
+
+  /** The signed-in user as the entry permits, with the rate limit and the role checked. */
+  const authorize = (request: FastifyRequest, reply: FastifyReply): UserRow | null => {
     let user: UserRow | null = null;
-    const credentialsSent = (request.headers.authorization ?? '').trim() !== '';
-    if (auth === 'user' || (auth === 'optional' && credentialsSent)) {
+    const header = request.headers.authorization;
+    if (auth === 'user' || (auth === 'optional' && header !== undefined && header.trim() !== '')) {
       try {
-        user = authenticateRequest(ctx.db, ctx.realmId, request.headers.authorization);
+        user = authenticateRequest(ctx.db, ctx.realmId, header);
       } catch (error) {
         if (limited) limitRequest(ctx.rateLimits, reply, { ip: request.ip });
         throw error;
@@ -274,14 +336,55 @@ function routeHandler(ctx: ServiceContext, spec: EndpointSpec, r: AnyRoute, limi
     }
     if (limited) limitRequest(ctx.rateLimits, reply, user ? { userId: user.id } : { ip: request.ip });
     if (user && checkRole) checkRole(user);
-    const body = await readMultipart(request, r.maxFileBytes ?? DEFAULT_FILE_LIMIT_BYTES);
+    return user;
+  };
+
+  /** The request of the route's own entry: params decoded by that entry, user as it permits. */
+  const routeRequest = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: UserRow | null,
+    body: MultipartBody,
+  ) => {
     const raw = requestParams(request, body.fields);
     const params = decode(raw, (request.params ?? {}) as Record<string, string>);
-    // The request of the route's own entry: params decoded by that entry, user as it permits.
-    const req = { ctx, params, raw, files: body.files, http: request, reply, user };
-    const fields = await r.handle(req as never);
-    if (reply.sent) return reply;
-    return reply.send({ result: 'success', msg: '', ...fields });
+    return { ctx, params, raw, files: body.files, http: request, reply, user };
+  };
+
+  const answer = (reply: FastifyReply, fields: SuccessFields): void => {
+    if (!reply.sent) reply.send({ result: 'success', msg: '', ...fields });
+  };
+
+  /** A reading handler's fields, computed in one read transaction. */
+  const read = (run: () => SuccessFields | Promise<SuccessFields>): SuccessFields =>
+    inKeptRead(ctx.db, () => {
+      const fields = run();
+      if (fields instanceof Promise) throw new Error(`${r.endpoint} reads only, but its handler is async`);
+      return fields;
+    });
+
+  // A multipart body is read (after the checks: the user must be allowed to send it) before
+  // the parameters; any other body was read already, and the request runs without a pause.
+  const withMultipart = async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = authorize(request, reply);
+    const body = await readMultipart(request, fileLimitBytes);
+    const req = routeRequest(request, reply, user, body);
+    answer(reply, r.readsOnly ? read(() => handle(req)) : await handle(req));
+  };
+
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    if (request.isMultipart()) return withMultipart(request, reply);
+    if (r.readsOnly) {
+      answer(
+        reply,
+        read(() => handle(routeRequest(request, reply, authorize(request, reply), NO_MULTIPART))),
+      );
+      return undefined;
+    }
+    const fields = handle(routeRequest(request, reply, authorize(request, reply), NO_MULTIPART));
+    if (fields instanceof Promise) return fields.then((f) => answer(reply, f));
+    answer(reply, fields);
+    return undefined;
   };
 }
 

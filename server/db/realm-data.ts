@@ -6,7 +6,7 @@
 import type { Db } from './index';
 import { SYSTEM_GROUP_MAX_ROLE } from './realm';
 import { runForEach, selectColumn } from './sql';
-import type { UserRow } from './users';
+import { profileFieldValuesOfUsers, type UserRow } from './users';
 
 export const PROFILE_FIELD_TYPES = {
   SHORT_TEXT: { id: 1, name: 'Short text' },
@@ -417,6 +417,12 @@ const WATCHED_WRITES = {
   message_senders: { table: 'messages', columns: ['realm_id', 'sender_id', 'date_sent'], row: 'sender_id' },
   message_streams: { table: 'messages', columns: ['realm_id', 'stream_id', 'date_sent'], row: 'stream_id' },
   streams: { table: 'streams', row: 'id' },
+  /** Every column of a user's row: the rows authentication keeps (server/auth.ts). */
+  user_rows: { table: 'users', row: 'id' },
+  /** What finding a user by address reads (getUserByEmail): users added, removed, readdressed. */
+  user_logins: { table: 'users', columns: ['realm_id', 'email', 'delivery_email'], row: 'id' },
+  /** The organization's row (db/realm.ts keeps it). */
+  realm: { table: 'realm', row: 'id' },
 } as const satisfies Record<
   string,
   { table: string; columns?: readonly string[]; updatesOnly?: boolean; row: string }
@@ -500,4 +506,120 @@ export function watchRows(db: Db, kind: WatchedWrites, listener: (rowId: number)
 /** SQLite's data_version: it moves when another connection commits. */
 export function dataVersion(db: Db): number {
   return watch(db).dataVersion();
+}
+
+/**
+ * Whether this connection's writes are watched, starting to watch them if it can: outside a
+ * transaction, since the temporary triggers would go with its rollback.
+ */
+export function watching(db: Db): boolean {
+  if (!watches.has(db) && !db.inTransaction) watch(db);
+  return watches.has(db);
+}
+
+/**
+ * The connection in a transaction of inKeptRead (one at a time: inside it, inKeptRead starts
+ * none), with data_version once read there (or -1).
+ */
+const keptRead: { db: Db | null; version: number } = { db: null, version: -1 };
+
+/**
+ * Runs reads in one read transaction, as sql.ts's inOneRead, in which kept rows (the
+ * organization, authenticated users) may be kept: the caller promises that nothing in it writes.
+ * Inside another transaction it just runs them.
+ */
+export function inKeptRead<T>(db: Db, reads: () => T): T {
+  if (db.inTransaction) return reads();
+  // What is kept needs the writes watched: the watch starts outside the transaction.
+  watching(db);
+  const statements = transactionStatements(db);
+  statements.begin.run();
+  keptRead.db = db;
+  keptRead.version = -1;
+  try {
+    const value = reads();
+    statements.commit.run();
+    return value;
+  } catch (error) {
+    if (db.inTransaction) statements.rollback.run();
+    throw error;
+  } finally {
+    keptRead.db = null;
+  }
+}
+
+interface Run {
+  run(): unknown;
+}
+
+const transactions = new WeakMap<Db, { begin: Run; commit: Run; rollback: Run }>();
+
+/** BEGIN, COMMIT and ROLLBACK, held: a request of inKeptRead runs them for a few reads. */
+function transactionStatements(db: Db) {
+  let statements = transactions.get(db);
+  if (statements === undefined) {
+    statements = {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+    };
+    transactions.set(db, statements);
+  }
+  return statements;
+}
+
+/**
+ * Whether what this connection reads now has been committed, so that a copy kept past this
+ * moment stays right until the next watched write: no transaction is open, or only one of
+ * inKeptRead. A transaction that wrote shows its own writes, which a rollback would undo
+ * without a watched write to tell (a watched write only counts, it is never uncounted).
+ */
+export function readsCommitted(db: Db): boolean {
+  return !db.inTransaction || keptRead.db === db;
+}
+
+/**
+ * dataVersion, read once in a transaction of inKeptRead (it cannot change within one): each
+ * kept thing checks it, and a request may use several.
+ */
+export function keptReadVersion(db: Db): number {
+  if (keptRead.db !== db) return dataVersion(db);
+  if (keptRead.version < 0) keptRead.version = dataVersion(db);
+  return keptRead.version;
+}
+
+interface KeptProfiles {
+  values: Map<number, readonly ProfileValueRow[]>;
+  /** data_version when they were kept: another connection's commit drops them. */
+  version: number;
+}
+
+const keptProfiles = new WeakMap<Db, KeptProfiles>();
+
+/**
+ * One user's profile values (profileFieldValuesOfUsers), kept between requests: GET /users/me
+ * shows them at every call, and they seldom change. A write of the user's values drops theirs,
+ * a write of any field (its order, its organization) drops all. The rows are shared: no one
+ * may change them.
+ */
+export function keptProfileValues(db: Db, realmId: number, userId: number): readonly ProfileValueRow[] {
+  let kept = keptProfiles.get(db);
+  if (kept === undefined) {
+    if (!watching(db)) return profileFieldValuesOfUsers(db, realmId, [userId]);
+    const made: KeptProfiles = { values: new Map(), version: -1 };
+    watchRows(db, 'custom_profile_field_values', (id) => made.values.delete(id));
+    watchRows(db, 'custom_profile_fields', () => made.values.clear());
+    keptProfiles.set(db, made);
+    kept = made;
+  }
+  const version = keptReadVersion(db);
+  if (version !== kept.version) {
+    kept.values.clear();
+    kept.version = version;
+  }
+  const found = kept.values.get(userId);
+  if (found !== undefined) return found;
+  const rows = profileFieldValuesOfUsers(db, realmId, [userId]);
+  if (readsCommitted(db)) kept.values.set(userId, Object.freeze(rows));
+  return rows;
 }

@@ -1,6 +1,7 @@
 /** The organization (realm). One service process serves one realm. */
 import { DEFAULT_SHARED_SETTINGS, ROLES, type Role, type SharedSettings } from '../../shared/protocol';
 import type { Db } from './index';
+import { keptReadVersion, readsCommitted, watching, watchRows } from './realm-data';
 
 export interface RealmRow {
   id: number;
@@ -45,7 +46,42 @@ export const SYSTEM_GROUP_MAX_ROLE: Record<string, Role | null> = {
   [SYSTEM_GROUPS.nobody]: null,
 };
 
+interface KeptRealm {
+  row: RealmRow | undefined;
+  /** data_version when it was read: another connection's commit reads it again. */
+  version: number;
+}
+
+const keptRealms = new WeakMap<Db, KeptRealm>();
+
+/**
+ * The organization's row, kept between requests (nearly every request reads it, and its
+ * settings make it over a kilobyte): read again after any write of it, by this connection
+ * (db/realm-data.ts watches them) or another (data_version). A kept row is shared: no one may
+ * change it.
+ */
 export function getRealm(db: Db): RealmRow | undefined {
+  let kept = keptRealms.get(db);
+  if (kept === undefined) {
+    if (!watching(db)) return readRealm(db);
+    const made: KeptRealm = { row: undefined, version: -1 };
+    watchRows(db, 'realm', () => {
+      made.row = undefined;
+    });
+    keptRealms.set(db, made);
+    kept = made;
+  }
+  const version = keptReadVersion(db);
+  if (kept.row !== undefined && kept.version === version) return kept.row;
+  const row = readRealm(db);
+  if (row !== undefined && readsCommitted(db)) {
+    kept.row = Object.freeze(row);
+    kept.version = version;
+  }
+  return row;
+}
+
+function readRealm(db: Db): RealmRow | undefined {
   return db.prepare('SELECT * FROM realm ORDER BY id LIMIT 1').get() as RealmRow | undefined;
 }
 
@@ -56,10 +92,25 @@ export function requireRealm(db: Db): RealmRow {
   return realm;
 }
 
-/** Organization settings kept as JSON in realm.settings (absent keys: not set). */
+/** realm.settings parsed, by row and the text it was parsed from: a kept row is parsed once. */
+const parsedSettings = new WeakMap<RealmRow, { text: string; value: Record<string, unknown> }>();
+
+/**
+ * Organization settings kept as JSON in realm.settings (absent keys: not set). The object is
+ * the caller's own to change (updateRealmSettings does); its values are JSON scalars.
+ */
 export function realmSettings(realm: RealmRow): Record<string, unknown> {
+  let parsed = parsedSettings.get(realm);
+  if (parsed?.text !== realm.settings) {
+    parsed = { text: realm.settings, value: parseSettings(realm.settings) };
+    parsedSettings.set(realm, parsed);
+  }
+  return { ...parsed.value };
+}
+
+function parseSettings(text: string): Record<string, unknown> {
   try {
-    const parsed: unknown = JSON.parse(realm.settings || '{}');
+    const parsed: unknown = JSON.parse(text || '{}');
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};

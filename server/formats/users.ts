@@ -4,7 +4,12 @@
  */
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow } from '../db/realm';
-import { profileFieldValues, type RosterRow } from '../db/realm-data';
+import {
+  keptProfileValues,
+  type ProfileValueRow,
+  profileFieldValues,
+  type RosterRow,
+} from '../db/realm-data';
 import { maxMessageIdForUser, profileFieldValuesOfUsers, type UserRow } from '../db/users';
 import { canAccessDeliveryEmail, isAdmin, isGuest, isOwner } from '../permissions';
 
@@ -39,13 +44,31 @@ export function avatarUrl(
   return `/avatar/${user.id}?v=${user.avatar_version}`;
 }
 
+/**
+ * The text of a frozen row, which cannot change, is made once: toISOString costs about a
+ * microsecond, and the rows the server keeps between requests (server/auth.ts) are frozen.
+ */
+const joinedOfFrozen = new WeakMap<object, string>();
+
 export function dateJoined(user: Pick<UserRow, 'date_joined_ms'>): string {
-  return new Date(user.date_joined_ms).toISOString();
+  if (!Object.isFrozen(user)) return new Date(user.date_joined_ms).toISOString();
+  let text = joinedOfFrozen.get(user);
+  if (text === undefined) {
+    text = new Date(user.date_joined_ms).toISOString();
+    joinedOfFrozen.set(user, text);
+  }
+  return text;
 }
 
 export function profileDataOf(db: Db, realmId: number, userIds?: number[]): Map<number, ProfileData> {
-  // Only the values asked for: one user's profile (GET /users/me) reads that user's rows.
-  const rows = userIds ? profileFieldValuesOfUsers(db, realmId, userIds) : profileFieldValues(db, realmId);
+  // Only the values asked for: one user's profile reads that user's rows.
+  return profileDataFrom(
+    userIds ? profileFieldValuesOfUsers(db, realmId, userIds) : profileFieldValues(db, realmId),
+  );
+}
+
+/** profile_data by user id, from the values' rows in the fields' order. */
+function profileDataFrom(rows: readonly ProfileValueRow[]): Map<number, ProfileData> {
   const result = new Map<number, ProfileData>();
   for (const row of rows) {
     let data = result.get(row.user_id);
@@ -76,13 +99,21 @@ export function roleFlags(user: Pick<UserRow, 'role' | 'is_billing_admin'>) {
   };
 }
 
-/** Fields every form of the User object has. */
-function baseUser(user: RosterRow) {
+/**
+ * Fields every form of the User object has; each form adds its own to this object. (Node 20's
+ * V8 gives an object spread into a literal with properties after it a map of its own, which
+ * costs several microseconds for a User object, and again in each later spread or JSON.stringify.)
+ */
+function baseUser(user: RosterRow): Record<string, unknown> {
+  const flags = roleFlags(user);
   return {
     user_id: user.id,
     email: user.email,
     full_name: user.full_name,
-    ...roleFlags(user),
+    is_admin: flags.is_admin,
+    is_owner: flags.is_owner,
+    is_guest: flags.is_guest,
+    is_billing_admin: flags.is_billing_admin,
     role: user.role,
     is_bot: user.is_bot === 1,
     is_active: user.is_active === 1,
@@ -102,30 +133,66 @@ export function formatUser(user: RosterRow, view: UserView): Record<string, unkn
 
 /** formatUser for a viewer known by what the object depends on (ListView). */
 export function formatListedUser(user: RosterRow, view: ListView): Record<string, unknown> {
-  const result: Record<string, unknown> = {
-    ...baseUser(user),
-    avatar_url: avatarUrl(user, view.clientExtavatar),
-    avatar_version: user.avatar_version,
-    bot_type: user.bot_type,
-  };
+  const result = baseUser(user);
+  result.avatar_url = avatarUrl(user, view.clientExtavatar);
+  result.avatar_version = user.avatar_version;
+  result.bot_type = user.bot_type;
   if (user.is_bot) result.bot_owner_id = user.bot_owner_id;
   if (view.deliveryEmail) result.delivery_email = user.delivery_email;
   if (!user.is_bot && view.profileData) result.profile_data = view.profileData.get(user.id) ?? {};
   return result;
 }
 
-/** GET /users/me: the requester, with avatar_version and max_message_id. */
-export function formatOwnUser(db: Db, user: UserRow, realm: RealmRow): Record<string, unknown> {
-  const result: Record<string, unknown> = {
-    ...baseUser(user),
-    avatar_url: avatarUrl(user, false),
-    avatar_version: user.avatar_version,
-    max_message_id: maxMessageIdForUser(db, user.id),
-  };
+/** The profile values GET /users/me shows: none for bots. */
+function ownProfileValues(db: Db, user: UserRow, realm: RealmRow): readonly ProfileValueRow[] | null {
+  return user.is_bot ? null : keptProfileValues(db, realm.id, user.id);
+}
+
+/** GET /users/me's User: the requester, with avatar_version and max_message_id. */
+function ownUser(
+  user: UserRow,
+  realm: RealmRow,
+  maxMessageId: number,
+  profile: readonly ProfileValueRow[] | null,
+): Record<string, unknown> {
+  const result = baseUser(user);
+  result.avatar_url = avatarUrl(user, false);
+  result.avatar_version = user.avatar_version;
+  result.max_message_id = maxMessageId;
   if (realm.email_address_visibility !== EMAIL_VISIBILITY.everyone)
     result.delivery_email = user.delivery_email;
-  if (!user.is_bot) result.profile_data = profileDataOf(db, realm.id, [user.id]).get(user.id) ?? {};
+  if (profile !== null) result.profile_data = profileDataFrom(profile).get(user.id) ?? {};
   return result;
+}
+
+interface OwnUserText {
+  realm: RealmRow;
+  profile: readonly ProfileValueRow[] | null;
+  maxMessageId: number;
+  json: string;
+}
+
+/** ownUser's JSON by kept user row, with what else it was made from. */
+const ownUserTexts = new WeakMap<UserRow, OwnUserText>();
+
+/**
+ * GET /users/me's User as JSON. Made from rows the server keeps (frozen: the same object is the
+ * same row), the text is kept with them: a client's next GET /users/me, while the user, the
+ * organization, the profile values and the newest message id stay the same, gets the same text
+ * without building or writing it again.
+ */
+export function ownUserJson(db: Db, user: UserRow, realm: RealmRow): string {
+  const maxMessageId = maxMessageIdForUser(db, user.id);
+  const profile = ownProfileValues(db, user, realm);
+  const kept = ownUserTexts.get(user);
+  if (kept?.realm === realm && kept.profile === profile && kept.maxMessageId === maxMessageId) {
+    return kept.json;
+  }
+  const json = JSON.stringify(ownUser(user, realm, maxMessageId, profile));
+  if (Object.isFrozen(user) && Object.isFrozen(realm) && (profile === null || Object.isFrozen(profile))) {
+    ownUserTexts.set(user, { realm, profile, maxMessageId, json });
+  }
+  return json;
 }
 
 /**

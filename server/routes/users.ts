@@ -16,12 +16,11 @@ import { hashPassword, PASSWORD_MIN_LENGTH } from '../auth';
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
 import { EMAIL_VISIBILITY, type RealmRow, requireRealm } from '../db/realm';
-import { inOneRead } from '../db/sql';
 import { userStatuses } from '../db/user-data';
 import { botsOwnedBy, getUserByDisplayEmail, getUserByEmail, listUsers, type UserRow } from '../db/users';
 import { ApiFailure, badRequest } from '../errors';
-import { formatBot, formatOwnUser, formatUser, profileDataOf, type UserView } from '../formats/users';
-import { route } from '../http';
+import { formatBot, formatUser, ownUserJson, profileDataOf, type UserView } from '../formats/users';
+import { route, sendSuccessJson } from '../http';
 import { escapeHtml } from '../markdown';
 import { canAccessDeliveryEmail } from '../permissions';
 import { actionRoute } from './shapes';
@@ -51,9 +50,12 @@ function findUser(ctx: ServiceContext, viewer: UserRow, realm: RealmRow, key: st
 export const userEndpoints = [
   route({
     endpoint: 'GET /users/me',
-    handle({ ctx, user }) {
-      // Three reads (the organization, the newest message, the profile) under one read lock.
-      return inOneRead(ctx.db, () => formatOwnUser(ctx.db, user, requireRealm(ctx.db)));
+    // Authentication and the reads (the organization, the newest message, the profile) under
+    // one read lock.
+    readsOnly: true,
+    handle({ ctx, user, reply }) {
+      sendSuccessJson(reply, ownUserJson(ctx.db, user, requireRealm(ctx.db)));
+      return undefined;
     },
   }),
   route({
