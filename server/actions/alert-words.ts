@@ -5,7 +5,7 @@
  */
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
-import { deleteAlertWords, insertAlertWords, realmAlertWords } from '../db/alert-words';
+import { deleteAlertWords, insertAlertWords, keptRealmAlertWords } from '../db/alert-words';
 import { alertWords } from '../db/user-data';
 import type { UserRow } from '../db/users';
 import { badRequest } from '../errors';
@@ -62,12 +62,17 @@ export function containsAlertWord(text: string, word: string): boolean {
   return false;
 }
 
-/** The users of the organization with an alert word in this message content. */
+/**
+ * The users of the organization with an alert word in this message content. The words are
+ * kept between messages (db/alert-words.ts, keptRealmAlertWords), already in lower case.
+ */
 export function alertWordUserIds(db: Db, realmId: number, content: string): Set<number> {
-  const text = content.toLowerCase();
+  const words = keptRealmAlertWords(db, realmId);
   const ids = new Set<number>();
-  for (const { user_id, word } of realmAlertWords(db, realmId)) {
-    if (!ids.has(user_id) && containsAlertWord(text, word.toLowerCase())) ids.add(user_id);
+  if (words.length === 0) return ids;
+  const text = content.toLowerCase();
+  for (const { user_id, word } of words) {
+    if (!ids.has(user_id) && containsAlertWord(text, word)) ids.add(user_id);
   }
   return ids;
 }

@@ -7,11 +7,13 @@
  */
 import type { ServiceContext } from '../context';
 import type { Db } from '../db';
+import { keptRealmAlertWords } from '../db/alert-words';
 import { FLAGS } from '../db/flags';
 import { insertMessage } from '../db/messages';
 import { mutingUserIds } from '../db/muted-users';
+import { dataVersion, watching, watchRows } from '../db/realm-data';
 import { firstMessageId, getStream, getStreamByName, type StreamRow } from '../db/streams';
-import { activeUserNames, getUserByDisplayEmail, getUserById } from '../db/users';
+import { activeUserNames, getUserByDisplayEmail, getUserById, type UserRow } from '../db/users';
 import { badRequest } from '../errors';
 import { formatMessage, messageFlags, UserCache } from '../formats/messages';
 import { avatarUrl } from '../formats/users';
@@ -159,13 +161,51 @@ export function normalizeTopic(topic: string): string {
   return chars.length <= MAX_TOPIC_LENGTH ? trimmed : `${chars.slice(0, MAX_TOPIC_LENGTH - 3).join('')}...`;
 }
 
+interface KeptSenders {
+  rows: Map<number, UserRow>;
+  /** data_version when they were read: another connection's commit drops them. */
+  version: number;
+}
+
+const keptSenders = new WeakMap<Db, KeptSenders>();
+
+/**
+ * The sender's row, kept between messages (a user's row holds over a kilobyte of settings):
+ * dropped at any write of it through this connection (the `user_rows` watch) or another's
+ * commit (data_version). Kept only from a read outside a transaction, which sees committed
+ * rows only; commitSends reads its senders so before the group's transaction. A kept row is
+ * shared: no one may change it.
+ */
+function senderRow(db: Db, userId: number): UserRow | undefined {
+  let kept = keptSenders.get(db);
+  if (kept === undefined) {
+    if (!watching(db)) return getUserById(db, userId);
+    const made: KeptSenders = { rows: new Map(), version: -1 };
+    watchRows(db, 'user_rows', (id) => {
+      made.rows.delete(id);
+    });
+    keptSenders.set(db, made);
+    kept = made;
+  }
+  const version = dataVersion(db);
+  if (kept.version !== version) {
+    kept.rows.clear();
+    kept.version = version;
+  }
+  const row = kept.rows.get(userId);
+  if (row !== undefined) return row;
+  const read = getUserById(db, userId);
+  if (read !== undefined && !db.inTransaction) kept.rows.set(userId, Object.freeze(read));
+  return read;
+}
+
 /**
  * Sends a message inside the caller's transaction; its events go out with the caller's
  * batch (after the commit). Throws an ApiFailure (400) for anything the sender got wrong.
  */
 export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: SendMessageInput): SentMessage {
   const db = ctx.db;
-  const sender = getUserById(db, input.senderId);
+  const sender = senderRow(db, input.senderId);
   if (!sender || sender.realm_id !== ctx.realmId) throw new Error(`Unknown sender ${input.senderId}`);
   const content = normalizeContent(input.content);
   const rendered = renderWithMentions(ctx, content);
@@ -218,8 +258,11 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
   // Built now, inside the transaction, once; the four shapes differ only in content and
   // avatar_url, and queues pick theirs after the commit.
   const users = new UserCache(db);
-  const base = formatMessage(db, row, { applyMarkdown: true, clientExtavatar: false }, users);
-  const senderRow = users.get(row.sender_id);
+  // The sender and the stream were read in this transaction, and nothing since wrote them.
+  users.keep(sender);
+  const base = formatMessage(db, row, { applyMarkdown: true, clientExtavatar: false }, users, undefined, {
+    stream,
+  });
   const shapes = new Map<string, Record<string, unknown>>();
   for (const applyMarkdown of [true, false])
     for (const clientExtavatar of [true, false])
@@ -227,7 +270,7 @@ export function sendMessageIn(ctx: ServiceContext, events: EventBatch, input: Se
         ...base,
         content: applyMarkdown ? row.rendered_content : row.content,
         content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
-        avatar_url: senderRow ? avatarUrl(senderRow, clientExtavatar) : null,
+        avatar_url: avatarUrl(sender, clientExtavatar),
       });
   // Each copy's flags as insertMessage wrote them: nothing between there and here changes them.
   // Named once per set of bits (most recipients share one), and only for users with a queue.
@@ -331,6 +374,13 @@ function commitSends(db: Db): void {
   const group = waiting.splice(0, MAX_SENDS_PER_COMMIT);
   if (waiting.length === 0) waitingSends.delete(db);
   else setImmediate(() => commitSends(db));
+  // Outside the transaction, the senders' rows and the alert words are read (or found still
+  // kept) so that they may be kept: the sends below then find them without reading.
+  if (!db.inTransaction)
+    for (const { ctx, input } of group) {
+      senderRow(db, input.senderId);
+      keptRealmAlertWords(db, ctx.realmId);
+    }
   // No savepoint per send: a savepoint keeps the former content of every page its send changes
   // (a hundred and more here), which costs more than the commit it saves. A send that fails (a
   // 400 for its sender) rolls the group back instead; it is answered with its error, as it

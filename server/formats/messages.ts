@@ -11,7 +11,7 @@ import type { Db } from '../db';
 import { flagNames } from '../db/flags';
 import { messageSettings } from '../db/message-settings';
 import { directMessageUserIds, type MessageRow, messageReactions } from '../db/messages';
-import { getStream } from '../db/streams';
+import { getStream, type StreamRow } from '../db/streams';
 import { getUserById, type UserRow } from '../db/users';
 import { TopicLinker } from './topic-links';
 import { avatarUrl } from './users';
@@ -31,10 +31,31 @@ export class UserCache {
     if (!this.users.has(id)) this.users.set(id, getUserById(this.db, id));
     return this.users.get(id);
   }
+  /** A row the caller has read already (as it is now in the database): get answers it unread. */
+  keep(row: UserRow): void {
+    this.users.set(row.id, row);
+  }
 }
 
-function displayRecipient(db: Db, row: MessageRow, users: UserCache): string | Record<string, unknown>[] {
-  if (row.stream_id !== null) return getStream(db, row.stream_id)?.name ?? '';
+/**
+ * What the sender of a message just stored in this transaction holds already (sendMessageIn):
+ * its stream's row (for a stream message), read in the same transaction. Such a message has
+ * no reactions yet, and its stream's name is the row's.
+ */
+export interface JustStored {
+  stream: StreamRow | undefined;
+}
+
+function displayRecipient(
+  db: Db,
+  row: MessageRow,
+  users: UserCache,
+  justStored: JustStored | undefined,
+): string | Record<string, unknown>[] {
+  if (row.stream_id !== null) {
+    const known = justStored?.stream;
+    return known?.id === row.stream_id ? known.name : (getStream(db, row.stream_id)?.name ?? '');
+  }
   return directMessageUserIds(db, row).map((id) => {
     const user = users.get(id);
     return { id, email: user?.email ?? '', full_name: user?.full_name ?? '', is_mirror_dummy: false };
@@ -57,7 +78,8 @@ function reactions(db: Db, messageId: number, users: UserCache): Record<string, 
 
 /**
  * The Message object without `flags` (message events carry flags beside it). Pass one
- * UserCache and one TopicLinker (the realm's linkifiers) for all the messages of a request.
+ * UserCache and one TopicLinker (the realm's linkifiers) for all the messages of a request,
+ * and `justStored` for a message stored in this very transaction (what it spares reading).
  */
 export function formatMessage(
   db: Db,
@@ -65,6 +87,7 @@ export function formatMessage(
   view: MessageView,
   users: UserCache = new UserCache(db),
   linker: TopicLinker = TopicLinker.forRealm(db, row.realm_id),
+  justStored?: JustStored,
 ): Record<string, unknown> {
   const sender = users.get(row.sender_id);
   const message: Record<string, unknown> = {
@@ -77,7 +100,7 @@ export function formatMessage(
     topic_links: linker.links(row.topic),
     content: view.applyMarkdown ? row.rendered_content : row.content,
     content_type: view.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    display_recipient: displayRecipient(db, row, users),
+    display_recipient: displayRecipient(db, row, users, justStored),
     recipient_id: row.recipient_id,
     sender_id: row.sender_id,
     sender_email: sender?.email ?? '',
@@ -87,7 +110,7 @@ export function formatMessage(
     is_me_message: row.is_me_message === 1,
     client: row.client,
     avatar_url: sender ? avatarUrl(sender, view.clientExtavatar) : null,
-    reactions: reactions(db, row.id, users),
+    reactions: justStored ? [] : reactions(db, row.id, users),
     submessages: [],
   });
   if (row.last_edit_time !== null) {
