@@ -83,6 +83,46 @@ describe('IdMap', () => {
     expect(draft.finish().ids()).toEqual([1]);
   });
 
+  it('setMany sets ascending ids in one descent, gives the values before, and grows the trie', () => {
+    const before = IdMap.from<string>(Array.from({ length: 200 }, (_, i) => [i * 3, `v${i * 3}`] as const));
+    const draft = new IdMapDraft(before);
+    // One id past the root's reach (it grows), one unchanged, one replaced, one new.
+    const ids = Int32Array.from([3, 4, 6, 599, 70_000]);
+    const values = ['v3', 'four', 'six', 'end', 'far'];
+    const olds: (string | undefined)[] = new Array(5);
+    draft.setMany(ids, values, 4, olds);
+    expect(olds.slice(0, 4)).toEqual(['v3', undefined, 'v6', undefined]);
+    draft.setMany(ids.subarray(4), values.slice(4), 1, olds);
+    expect(olds[0]).toBe(undefined);
+    const after = draft.finish();
+    expect(after.size).toBe(203);
+    expect([after.get(3), after.get(4), after.get(6), after.get(599), after.get(70_000)]).toEqual([
+      'v3',
+      'four',
+      'six',
+      'end',
+      'far',
+    ]);
+    expect(after.ids()).toEqual(sorted([...before.ids(), 4, 599, 70_000]));
+    expect([before.size, before.get(6), before.has(4), before.has(70_000)]).toEqual([
+      200,
+      'v6',
+      false,
+      false,
+    ]);
+    // Setting every value to what it is changes nothing.
+    const same = new IdMapDraft(after);
+    const all = after.ids();
+    same.setMany(
+      all,
+      all.map((id) => after.get(id) as string),
+      all.length,
+      new Array(all.length),
+    );
+    expect(same.finish()).toEqual(after);
+    expect(same.size).toBe(203);
+  });
+
   it('is equal to another map with the same entries, however each was built', () => {
     const direct = IdMap.from<string>([
       [1, 'a'],
@@ -219,6 +259,7 @@ function plain(state: UnreadState) {
   state.messages.forEach((where, id) => {
     messages[id] = where;
   });
+  expect(state.messages.size).toBe(Object.keys(messages).length);
   const streams: Record<number, { count: number; topics: Record<string, number[]> }> = {};
   for (const [streamId, stream] of state.streams) {
     const topics: Record<string, number[]> = {};
@@ -396,46 +437,156 @@ const START: Model = {
   mentions: [22],
 };
 
+/**
+ * Applies `events` one at a time from START beside the model: every state must hold exactly
+ * the model, equal a state built afresh from a snapshot of it, keep the state object when an
+ * event changes nothing (selectors cache on it), and stay as it was when later events build
+ * on it.
+ */
+function expectModelAllAlong(events: readonly ServerEvent[]): void {
+  let model = START;
+  let state = unreadsFromSnapshot(modelSnapshot(START));
+  const history: { state: UnreadState; plain: ReturnType<typeof plain> }[] = [];
+  for (const event of events) {
+    const before = state;
+    state = reduce(state, event);
+    model = modelApply(model, event);
+    const seen = plain(state);
+    expect(seen, `${event.type} ${JSON.stringify(event)}`).toEqual(modelIndex(model));
+    expect(state).toEqual(unreadsFromSnapshot(modelSnapshot(model)));
+    if (JSON.stringify(seen) === JSON.stringify(history.at(-1)?.plain)) expect(state).toBe(before);
+    history.push({ state, plain: seen });
+  }
+  for (const { state: old, plain: then } of history) expect(plain(old)).toEqual(then);
+}
+
+/**
+ * `events` as one batch through applyEvents, from the fixture's account: the same as one at a
+ * time, the state it started from as it was, and the same again once written into the
+ * register snapshot and read back.
+ */
+function expectBatchAsOneByOne(events: readonly ServerEvent[]): void {
+  const raw = snapshotFixture();
+  const old = accountStateFromSnapshot(raw);
+  const before = plain(old.unreads);
+  const oneByOne = events.reduce(applyEvent, old);
+  const batched = applyEvents(old, events);
+  expect(batched).toEqual(oneByOne);
+  expect(plain(batched.unreads)).toEqual(plain(oneByOne.unreads));
+  expect(plain(old.unreads)).toEqual(before);
+  const written = snapshotFromAccountState(raw, batched);
+  expect(accountStateFromSnapshot(written).unreads).toEqual(batched.unreads);
+}
+
+/** message_details' entry for a message at `where`, as the server writes it. */
+function detailOf(where: UnreadLocation, mentioned: boolean): Record<string, unknown> {
+  if (where.kind === 'stream')
+    return { type: 'stream', stream_id: where.streamId, topic: where.topic, mentioned };
+  const userIds = where.kind === 'pm' ? [where.userId] : where.userIds.split(',').map(Number);
+  return { type: 'private', user_ids: userIds, mentioned };
+}
+
+/**
+ * `events` with large batches put in between (about one event in six): marking as read,
+ * marking as unread (with message_details) and deleting 64 ids or more at once, which the
+ * reducers take in bulk rather than id by id. The batches mix ids that are unread, read, or
+ * not there at all; marked unread, some stay where they are, some move to another
+ * conversation (a new topic, a new stream, one-to-one and group conversations, ours in the
+ * recipients or not), some lack details, some mention the user. Now and then a batch holds a
+ * far id, so its ids span a wide range. The model follows, so that the batches know where
+ * each unread message is.
+ */
+function withLargeBatches(seed: number, events: readonly ServerEvent[]): ServerEvent[] {
+  const next = random(seed * 31 + 7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const out: ServerEvent[] = [];
+  let model = START;
+  let maxId = 30;
+  const add = (event: ServerEvent) => {
+    out.push({ ...event, id: out.length + 1 } as ServerEvent);
+    model = modelApply(model, event);
+  };
+  for (const event of events) {
+    add(event);
+    if (event.type === 'message') maxId = Math.max(maxId, event.message.id);
+    if (next() >= 0.17) continue;
+    const range = maxId + 40;
+    const share = 0.4 + next() * 0.5;
+    const ids: number[] = [];
+    for (let id = 1; id <= range; id++) if (next() < share) ids.push(id);
+    for (let id = range + 1; ids.length < 64; id++) ids.push(id);
+    if (next() < 0.2) ids.push(5_000_000 + Math.floor(next() * 1000));
+    const kind = next();
+    if (kind < 0.4) {
+      add({ id: 0, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids, all: false });
+    } else if (kind < 0.85) {
+      const details: Record<string, unknown> = {};
+      for (const id of ids) {
+        const roll = next();
+        if (roll < 0.08) continue;
+        const mentioned = next() < 0.15;
+        const now = model.messages[id];
+        if (now && roll < 0.4) details[id] = detailOf(now, mentioned);
+        else if (next() < 0.55)
+          details[id] = {
+            type: 'stream',
+            stream_id: 1 + Math.floor(next() * 5),
+            topic: next() < 0.1 ? `new ${Math.floor(next() * 3)}` : pick(TOPICS),
+            mentioned,
+          };
+        else
+          details[id] = {
+            type: 'private',
+            user_ids: pick([[BOB], [CAROL], [DAN], [ME, BOB], [ME], [BOB, CAROL], [ME, CAROL, DAN]]),
+            mentioned,
+          };
+      }
+      add({
+        id: 0,
+        type: 'update_message_flags',
+        op: 'remove',
+        flag: 'read',
+        messages: ids,
+        all: false,
+        message_details: details,
+      } as ServerEvent);
+    } else {
+      add({ id: 0, type: 'delete_message', message_type: 'stream', message_ids: ids });
+    }
+  }
+  return out;
+}
+
 describe('unreads over random event sequences (fixed seeds)', () => {
   const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
   it.each(SEEDS)(
     'seed %i: every state holds exactly the model, equals a fresh snapshot of it, and stays as it was',
     (seed) => {
-      const events = randomEvents(seed, 250, 30);
-      let model = START;
-      let state = unreadsFromSnapshot(modelSnapshot(START));
-      const history: { state: UnreadState; plain: ReturnType<typeof plain> }[] = [];
-      for (const event of events) {
-        const before = state;
-        state = reduce(state, event);
-        model = modelApply(model, event);
-        const seen = plain(state);
-        expect(seen, `${event.type} ${JSON.stringify(event)}`).toEqual(modelIndex(model));
-        expect(state).toEqual(unreadsFromSnapshot(modelSnapshot(model)));
-        // An event that changes nothing keeps the state object (selectors cache on it).
-        if (JSON.stringify(seen) === JSON.stringify(history.at(-1)?.plain)) expect(state).toBe(before);
-        history.push({ state, plain: seen });
-      }
-      for (const { state: old, plain: then } of history) expect(plain(old)).toEqual(then);
+      expectModelAllAlong(randomEvents(seed, 250, 30));
     },
   );
 
   it.each(SEEDS)(
     'seed %i: a batch through applyEvents equals the events one at a time, and the written snapshot',
     (seed) => {
-      const raw = snapshotFixture();
-      const old = accountStateFromSnapshot(raw);
-      const before = plain(old.unreads);
-      const events = randomEvents(seed + 100, 200, 30);
-      const oneByOne = events.reduce(applyEvent, old);
-      const batched = applyEvents(old, events);
-      expect(batched).toEqual(oneByOne);
-      expect(plain(batched.unreads)).toEqual(plain(oneByOne.unreads));
-      expect(plain(old.unreads)).toEqual(before);
-      // Written back into the register snapshot and read again: the same state.
-      const written = snapshotFromAccountState(raw, batched);
-      expect(accountStateFromSnapshot(written).unreads).toEqual(batched.unreads);
+      expectBatchAsOneByOne(randomEvents(seed + 100, 200, 30));
+    },
+  );
+
+  it.each(SEEDS)(
+    'seed %i, with large batches of read, unread and deleted ids: every state holds exactly the model, equals a fresh snapshot of it, and stays as it was',
+    (seed) => {
+      expectModelAllAlong(withLargeBatches(seed, randomEvents(seed + 200, 150, 30)));
+    },
+  );
+
+  it.each(SEEDS)(
+    'seed %i, with large batches of read, unread and deleted ids: a batch through applyEvents equals the events one at a time',
+    (seed) => {
+      // The batches follow the model from START: the fixture's account starts there too.
+      expect(plain(accountStateFromSnapshot(snapshotFixture()).unreads)).toEqual(modelIndex(START));
+      expectBatchAsOneByOne(withLargeBatches(seed + 300, randomEvents(seed + 400, 120, 30)));
     },
   );
 
@@ -536,6 +687,190 @@ describe('unreads: the per-conversation index', () => {
     expect(next.streams.get(2)?.count).toBe(3);
     expect(next.privates).toBe(state.privates);
     expect(state.streams.get(2)?.topics.get('b')?.ids).toEqual([2]);
+  });
+
+  it.each([1, 2])(
+    'seed %i: a large batch gives the same state whether it goes in bulk (ids ascending) or id by id (not)',
+    (seed) => {
+      const next = random(seed);
+      const locations: Record<number, UnreadLocation> = {};
+      for (let id = 1000; id < 6000; id++) {
+        if (next() < 0.5) continue;
+        const roll = next();
+        locations[id] =
+          roll < 0.85
+            ? { kind: 'stream', streamId: 1 + Math.floor(next() * 30), topic: `t${Math.floor(next() * 8)}` }
+            : roll < 0.95
+              ? { kind: 'pm', userId: 100 + Math.floor(next() * 10) }
+              : { kind: 'huddle', userIds: `${ME},${100 + Math.floor(next() * 3)},120` };
+      }
+      const unread = Object.keys(locations).map(Number);
+      const state = unreadsFromLocations(
+        locations,
+        unread.filter(() => next() < 0.05),
+      );
+      let current = state;
+      let model: Model = { messages: locations, mentions: [...state.mentions] };
+      // About 2 500 unread: 70 ids are below the share at which marking as read walks everything
+      // (id by id either way), 300 and 1 200 are not.
+      for (const size of [70, 300, 1200]) {
+        // About `size` ids over the whole range (some not unread, some not there at all).
+        const ids = sorted(Array.from({ length: size * 3 }, () => 900 + Math.floor(next() * 5300))).filter(
+          (_, i) => i % 3 === 0,
+        );
+        const details: Record<string, unknown> = {};
+        for (const id of ids) {
+          if (next() < 0.05) continue;
+          const where: UnreadLocation =
+            next() < 0.3 && locations[id]
+              ? (locations[id] as UnreadLocation)
+              : next() < 0.8
+                ? {
+                    kind: 'stream',
+                    streamId: 1 + Math.floor(next() * 32),
+                    topic: `t${Math.floor(next() * 9)}`,
+                  }
+                : { kind: 'pm', userId: 100 + Math.floor(next() * 12) };
+          details[id] = detailOf(where, next() < 0.1);
+        }
+        const events: EventOf<'update_message_flags' | 'delete_message'>[] = [
+          { id: 1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids, all: false },
+          {
+            id: 2,
+            type: 'update_message_flags',
+            op: 'remove',
+            flag: 'read',
+            messages: ids,
+            all: false,
+            message_details: details,
+          } as EventOf<'update_message_flags'>,
+          { id: 3, type: 'delete_message', message_type: 'stream', message_ids: ids },
+        ];
+        for (const event of events) {
+          const shuffled = [...ids].reverse();
+          const oneByOne =
+            event.type === 'delete_message'
+              ? { ...event, message_ids: shuffled }
+              : { ...event, messages: shuffled };
+          const bulk = reduce(current, event);
+          expect(bulk).toEqual(reduce(current, oneByOne));
+          expect(plain(bulk)).toEqual(plain(reduce(current, oneByOne)));
+          expect(plain(bulk)).toEqual(modelIndex(modelApply(model, event)));
+        }
+        // The next size starts from the batch marked unread.
+        current = reduce(current, events[1] as ServerEvent);
+        model = modelApply(model, events[1] as ServerEvent);
+      }
+    },
+  );
+
+  it('a large batch that changes only mentions keeps everything else, as the same objects', () => {
+    const locations: Record<number, UnreadLocation> = {};
+    for (let i = 0; i < 300; i++)
+      locations[1000 + i] = { kind: 'stream', streamId: 1 + (i % 3), topic: `t${i % 4}` };
+    // 5 and 6 mention the user but are not unread (a mention of a read message stays one).
+    const state = unreadsFromLocations(locations, [5, 6, 1000]);
+    const ids = Array.from({ length: 100 }, (_, i) => i + 1);
+    const read = handleUpdateMessageFlagsEvent(
+      state,
+      { id: 1, type: 'update_message_flags', op: 'add', flag: 'read', messages: ids, all: false },
+      ME,
+    );
+    expect(read.mentions).toEqual([1000]);
+    expect([read.messages, read.streams, read.privates]).toEqual([
+      state.messages,
+      state.streams,
+      state.privates,
+    ]);
+    expect(read.streams).toBe(state.streams);
+    // Marked unread where they already are, two of them now mentioning the user.
+    const again = Array.from({ length: 100 }, (_, i) => 1100 + i);
+    const details = Object.fromEntries(
+      again.map((id) => [id, detailOf(locations[id] as UnreadLocation, id === 1101 || id === 1150)]),
+    );
+    const unread = handleUpdateMessageFlagsEvent(
+      state,
+      {
+        id: 2,
+        type: 'update_message_flags',
+        op: 'remove',
+        flag: 'read',
+        messages: again,
+        all: false,
+        message_details: details,
+      } as EventOf<'update_message_flags'>,
+      ME,
+    );
+    expect(unread.mentions).toEqual([5, 6, 1000, 1101, 1150]);
+    expect(unread.messages).toBe(state.messages);
+    expect(unread.streams).toBe(state.streams);
+    expect(unread.privates).toBe(state.privates);
+    // Nothing to change at all: the same state.
+    const none = handleUpdateMessageFlagsEvent(
+      state,
+      {
+        id: 3,
+        type: 'update_message_flags',
+        op: 'remove',
+        flag: 'read',
+        messages: again,
+        all: false,
+        message_details: Object.fromEntries(
+          again.map((id) => [id, detailOf(locations[id] as UnreadLocation, false)]),
+        ),
+      } as EventOf<'update_message_flags'>,
+      ME,
+    );
+    expect(none).toBe(state);
+  });
+
+  it('a large batch copies only the streams it touches: the others are the same objects', () => {
+    const locations: Record<number, UnreadLocation> = {};
+    for (let i = 0; i < 1000; i++)
+      locations[1000 + i] = { kind: 'stream', streamId: 1 + (i % 4), topic: `t${i % 3}` };
+    locations[5000] = { kind: 'pm', userId: BOB };
+    const state = unreadsFromLocations(locations);
+    // Stream 1's messages (and ids that are not unread) read; then stream 2's moved to a new topic of stream 1.
+    const ofStream = (s: number) => Array.from({ length: 250 }, (_, i) => 1000 + i * 4 + (s - 1));
+    const read = handleUpdateMessageFlagsEvent(
+      state,
+      {
+        id: 1,
+        type: 'update_message_flags',
+        op: 'add',
+        flag: 'read',
+        messages: [...ofStream(1), 4000],
+        all: false,
+      },
+      ME,
+    );
+    expect(read.streams.has(1)).toBe(false);
+    expect(read.streams.get(2)).toBe(state.streams.get(2));
+    expect(read.privates).toBe(state.privates);
+    const details = Object.fromEntries(
+      ofStream(2).map((id) => [id, { type: 'stream', stream_id: 1, topic: 'new' }]),
+    );
+    const moved = handleUpdateMessageFlagsEvent(
+      read,
+      {
+        id: 2,
+        type: 'update_message_flags',
+        op: 'remove',
+        flag: 'read',
+        messages: ofStream(2),
+        all: false,
+        message_details: details,
+      } as EventOf<'update_message_flags'>,
+      ME,
+    );
+    expect(plain(moved).streams).toEqual({
+      1: { count: 250, topics: { new: ofStream(2) } },
+      3: plain(state).streams[3],
+      4: plain(state).streams[4],
+    });
+    expect(moved.streams.get(3)).toBe(state.streams.get(3));
+    expect(moved.privates).toBe(state.privates);
+    expect(moved.messages.size).toBe(751);
   });
 
   it('marking 5 000 of 20 000 as read, then as unread again, gives back the same state', () => {

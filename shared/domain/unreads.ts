@@ -10,7 +10,10 @@
  * the (small) maps above them. All the changes of one event, or of a run of new messages, go
  * through one `UnreadsDraft`, so each touched part is copied once per batch, not once per
  * message. (A record of 50 000 numeric keys takes about 80 ms to copy; this substore used to
- * copy one per new message, and per id of a message marked unread.)
+ * copy one per new message, and per id of a message marked unread.) A draft still works id by
+ * id; a large batch marked read, unread or deleted (thousands of ids, as "mark all as read" in
+ * a busy stream gives) skips it: `readMany` and `unreadMany` below touch each id once and
+ * rebuild each changed conversation once.
  */
 import type { EventOf } from '../protocol';
 import { sortedUnique } from './records';
@@ -196,18 +199,7 @@ export class IdMapDraft<V> {
       extra.set(id, value);
       return;
     }
-    if (this.root === null) {
-      this.root = this.node();
-      this.shift = 0;
-    }
-    while (this.shift < 30 && id >= 1 << (this.shift + BITS)) {
-      const taller = this.node();
-      taller.slots[0] = this.root;
-      taller.filled = 1;
-      this.root = taller;
-      this.shift += BITS;
-    }
-    let node = this.writable(this.root);
+    let node = this.writable(this.reach(id));
     this.root = node;
     for (let shift = this.shift; shift > 0; shift -= BITS) {
       const i = (id >>> shift) & MASK;
@@ -228,6 +220,76 @@ export class IdMapDraft<V> {
       this.count++;
     }
     node.slots[i] = value;
+  }
+
+  /**
+   * Sets ids[k] to values[k] for k < n (ids ascending strictly, all in the trie's range) and
+   * gives the value each had before in olds[k]: one descent of the trie for the lot, each node
+   * visited once, and copied only when a value under it changes.
+   */
+  setMany(ids: ArrayLike<number>, values: readonly V[], n: number, olds: (V | undefined)[]): void {
+    if (n === 0) return;
+    this.root = this.setIn(this.reach(ids[n - 1] as number), this.shift, ids, values, olds, 0, n);
+  }
+
+  /** The root, first made tall enough to hold `id` (in the trie's range). */
+  private reach(id: number): TrieNode {
+    if (this.root === null) {
+      this.root = this.node();
+      this.shift = 0;
+    }
+    while (this.shift < 30 && id >= 1 << (this.shift + BITS)) {
+      const taller = this.node();
+      taller.slots[0] = this.root;
+      taller.filled = 1;
+      this.root = taller;
+      this.shift += BITS;
+    }
+    return this.root;
+  }
+
+  /** Sets ids[from, to) (all under `node`, or where it would be); the node after. */
+  private setIn(
+    node: TrieNode | undefined,
+    shift: number,
+    ids: ArrayLike<number>,
+    values: readonly V[],
+    olds: (V | undefined)[],
+    from: number,
+    to: number,
+  ): TrieNode {
+    let out: TrieNode | null = node === undefined ? this.node() : null;
+    const slots = (out ?? (node as TrieNode)).slots;
+    let i = from;
+    while (i < to) {
+      const slot = ((ids[i] as number) >>> shift) & MASK;
+      if (shift === 0) {
+        const value = values[i] as V;
+        const old = (out === null ? slots : out.slots)[slot] as V | undefined;
+        olds[i] = old;
+        if (old !== value) {
+          out ??= this.writable(node as TrieNode);
+          if (old === undefined) {
+            out.filled++;
+            this.count++;
+          }
+          out.slots[slot] = value;
+        }
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < to && (((ids[j] as number) >>> shift) & MASK) === slot) j++;
+      const child = (out === null ? slots : out.slots)[slot] as TrieNode | undefined;
+      const next = this.setIn(child, shift - BITS, ids, values, olds, i, j);
+      if (next !== child) {
+        out ??= this.writable(node as TrieNode);
+        if (child === undefined) out.filled++;
+        out.slots[slot] = next;
+      }
+      i = j;
+    }
+    return out ?? (node as TrieNode);
   }
 
   delete(id: number): boolean {
@@ -439,13 +501,19 @@ function sortedHas(ids: readonly number[], id: number): boolean {
 function merge(a: readonly number[], b: readonly number[]): number[] {
   if (a.length === 0) return [...b];
   if (b.length === 0 || (b[0] as number) > (a[a.length - 1] as number)) return [...a, ...b];
-  const out: number[] = [];
+  return mergeRange(a, b, 0, b.length);
+}
+
+/** `a` and b[from, to), both ascending, merged into one array of exactly their length. */
+function mergeRange(a: readonly number[], b: readonly number[], from: number, to: number): number[] {
+  const out = new Array<number>(a.length + to - from);
   let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length)
-    out.push((a[i] as number) < (b[j] as number) ? (a[i++] as number) : (b[j++] as number));
-  while (i < a.length) out.push(a[i++] as number);
-  while (j < b.length) out.push(b[j++] as number);
+  let j = from;
+  let k = 0;
+  while (i < a.length && j < to)
+    out[k++] = (a[i] as number) < (b[j] as number) ? (a[i++] as number) : (b[j++] as number);
+  while (i < a.length) out[k++] = a[i++] as number;
+  while (j < to) out[k++] = b[j++] as number;
   return out;
 }
 
@@ -655,13 +723,13 @@ export class UnreadsDraft {
         const ids = changedIds(work, messages, this.anyAdded);
         const old = work.before?.ids ?? NONE;
         if (ids === old) continue;
-        topics ??= new Map(before?.topics);
+        topics ??= copyMap(before?.topics);
         count += ids.length - old.length;
         if (ids.length === 0) topics.delete(topic);
         else topics.set(topic, { location: work.location, ids });
       }
       if (topics === null) continue;
-      out ??= new Map(this.base.streams);
+      out ??= copyMap(this.base.streams);
       if (topics.size === 0) out.delete(streamId);
       else out.set(streamId, { count, topics });
     }
@@ -673,7 +741,7 @@ export class UnreadsDraft {
     for (const [key, work] of this.privates) {
       const ids = changedIds(work, messages, this.anyAdded);
       if (ids === (work.before?.ids ?? NONE)) continue;
-      out ??= new Map(this.base.privates);
+      out ??= copyMap(this.base.privates);
       if (ids.length === 0) out.delete(key);
       else out.set(key, { location: work.location, ids });
     }
@@ -714,6 +782,495 @@ function sameConversation(a: UnreadLocation, b: UnreadLocation): boolean {
     case 'huddle':
       return b.kind === 'huddle' && a.userIds === b.userIds;
   }
+}
+
+// ---- large batches --------------------------------------------------------------------------
+
+/**
+ * From this many ids on, marking as read or unread (or deleting) skips the draft: a draft
+ * pays per id for reading its own changes back (lookups as the id comes, and again in
+ * `finish`), which made 10 000 ids cost 6 to 10 ms at 50 000 unreads. The common case (a few
+ * ids of one conversation) keeps the draft.
+ */
+const BULK_MIN = 64;
+/**
+ * Marking as read in bulk filters every conversation once: worth it when the batch holds at
+ * least 1/BULK_READ_SHARE of the unreads (a test per unread is far cheaper than a draft's
+ * work per id).
+ */
+const BULK_READ_SHARE = 32;
+
+/** Whether the batch may go the bulk way: large, its ids plain message ids ascending strictly (as the server lists them). */
+function bulkBatch(ids: readonly number[]): boolean {
+  if (ids.length < BULK_MIN) return false;
+  let prev = -1;
+  for (const id of ids) {
+    if (!inTrie(id) || id <= prev) return false;
+    prev = id;
+  }
+  return true;
+}
+
+/** Whether removing `ids` goes the bulk way (readMany). */
+const bulkRead = (state: UnreadState, ids: readonly number[]): boolean =>
+  ids.length * BULK_READ_SHARE >= state.messages.size && bulkBatch(ids);
+
+/** Whether an id is one of a batch's. */
+interface IdTest {
+  has(id: number): boolean;
+}
+
+/** A batch's ids (ascending, in the trie's range) as a bitmap over their range: a test is a shift and a mask. */
+class IdBits implements IdTest {
+  private readonly lo: number;
+  private readonly span: number;
+  private readonly words: Uint32Array;
+
+  constructor(ids: readonly number[]) {
+    this.lo = ids[0] as number;
+    this.span = (ids[ids.length - 1] as number) - this.lo + 1;
+    this.words = new Uint32Array((this.span + 31) >>> 5);
+    for (const id of ids) {
+      const k = id - this.lo;
+      this.words[k >>> 5] = (this.words[k >>> 5] as number) | (1 << (k & 31));
+    }
+  }
+
+  /** Whether a bitmap of `ids` stays small (a word per 32 ids of the range: at most two per id). */
+  static fits(ids: readonly number[]): boolean {
+    return (ids[ids.length - 1] as number) - (ids[0] as number) < ids.length * 64;
+  }
+
+  has(id: number): boolean {
+    const k = id - this.lo;
+    return k >>> 0 === k && k < this.span && ((this.words[k >>> 5] as number) & (1 << (k & 31))) !== 0;
+  }
+}
+
+/** The ids a by-id map lost: every conversation's ids were in the map before, so absent now means removed. */
+class GoneFrom implements IdTest {
+  constructor(private readonly after: IdMap<UnreadLocation>) {}
+
+  has(id: number): boolean {
+    return this.after.get(id) === undefined;
+  }
+}
+
+/** Where keptIds gathers a conversation's ids before copying them out at their size. */
+const scratch: number[] = [];
+
+/** `ids` without those `removed` holds; the same array when it holds none. */
+function keptIds(ids: readonly number[], removed: IdTest): readonly number[] {
+  let i = 0;
+  while (i < ids.length && !removed.has(ids[i] as number)) i++;
+  if (i === ids.length) return ids;
+  // One test per id, into a buffer reused across conversations, then one copy at the size:
+  // no array grown id by id, none allocated to be trimmed.
+  let k = 0;
+  for (let j = 0; j < i; j++) scratch[k++] = ids[j] as number;
+  for (i++; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (!removed.has(id)) scratch[k++] = id;
+  }
+  const out = scratch.slice(0, k);
+  // A buffer the size of a huge conversation is not kept for the next batch.
+  if (scratch.length > 65_536) scratch.length = 0;
+  return out;
+}
+
+/** A new map of the first `n` entries of `map`. */
+function firstEntries<K, V>(map: ReadonlyMap<K, V>, n: number): Map<K, V> {
+  const out = new Map<K, V>();
+  if (n === 0) return out;
+  for (const [key, value] of map) {
+    out.set(key, value);
+    if (out.size === n) break;
+  }
+  return out;
+}
+
+/** A copy of `map`, entry by entry: measured faster than `new Map(map)` for these small maps. */
+function copyMap<K, V>(map: ReadonlyMap<K, V> | undefined): Map<K, V> {
+  const out = new Map<K, V>();
+  map?.forEach((value, key) => {
+    out.set(key, value);
+  });
+  return out;
+}
+
+/** `sorted` without any of `drop` (ascending); the same array when none is there. */
+function withoutAny(sorted: readonly number[], drop: readonly number[]): readonly number[] {
+  let out: number[] | null = null;
+  for (let i = 0; i < sorted.length; i++) {
+    const id = sorted[i] as number;
+    if (sortedHas(drop, id)) out ??= sorted.slice(0, i);
+    else out?.push(id);
+  }
+  return out ?? sorted;
+}
+
+const ignore = () => {};
+
+/**
+ * `ids` (a bulk batch) no longer unread, nor mentions, in one pass: the by-id map loses them
+ * going down the trie once per node, and each conversation is filtered once against the batch
+ * (a bitmap when its range is dense enough, else the new map), with no lookup or allocation
+ * per id. Copies what changed, as a draft does: unchanged conversations and streams stay the
+ * same objects.
+ */
+function readMany(state: UnreadState, ids: readonly number[]): UnreadState {
+  const mentions = withoutAny(state.mentions, ids);
+  const draft = new IdMapDraft(state.messages);
+  draft.deleteMany(ids, ignore);
+  if (draft.size === state.messages.size) return mentions === state.mentions ? state : { ...state, mentions };
+  const messages = draft.finish();
+  const removed: IdTest = IdBits.fits(ids) ? new IdBits(ids) : new GoneFrom(messages);
+  // Each pass in a function of its own (here and in unreadMany): a long first call gets its
+  // loop optimized while it runs, and code past that loop, not yet run then, would throw the
+  // optimized code away on every such call.
+  return {
+    messages,
+    streams: streamsWithout(state.streams, removed),
+    privates: privatesWithout(state.privates, removed),
+    mentions,
+  };
+}
+
+/** `streams` without the ids `removed` holds: the same map when none of them was there. */
+function streamsWithout(streams: UnreadState['streams'], removed: IdTest): UnreadState['streams'] {
+  let out: Map<number, StreamUnreads> | null = null;
+  for (const [streamId, stream] of streams) {
+    const topics = topicsWithout(stream, removed);
+    if (topics === stream.topics) continue;
+    out ??= copyMap(streams);
+    if (topics.size === 0) out.delete(streamId);
+    else {
+      let count = 0;
+      topics.forEach(({ ids }) => {
+        count += ids.length;
+      });
+      out.set(streamId, { count, topics });
+    }
+  }
+  return out ?? streams;
+}
+
+/**
+ * A stream's topics without the ids `removed` holds: its own map when none of them was there.
+ * The new map is built in the same pass from the first change on (the topics before it copied
+ * then), so each topic goes in once: no copy of the whole map to overwrite most of it.
+ */
+function topicsWithout(stream: StreamUnreads, removed: IdTest): StreamUnreads['topics'] {
+  let topics: Map<string, UnreadConversation<StreamLocation>> | null = null;
+  let unchanged = 0;
+  for (const [topic, conversation] of stream.topics) {
+    const kept = keptIds(conversation.ids, removed);
+    if (topics === null) {
+      if (kept === conversation.ids) {
+        unchanged++;
+        continue;
+      }
+      topics = firstEntries(stream.topics, unchanged);
+    }
+    if (kept === conversation.ids) topics.set(topic, conversation);
+    else if (kept.length > 0) topics.set(topic, { location: conversation.location, ids: kept });
+  }
+  return topics ?? stream.topics;
+}
+
+/** `privates` without the ids `removed` holds: the same map when none of them was there. */
+function privatesWithout(privates: UnreadState['privates'], removed: IdTest): UnreadState['privates'] {
+  let out: Map<string, UnreadConversation<PrivateLocation>> | null = null;
+  for (const [key, conversation] of privates) {
+    const kept = keptIds(conversation.ids, removed);
+    if (kept === conversation.ids) continue;
+    out ??= copyMap(privates);
+    if (kept.length === 0) out.delete(key);
+    else out.set(key, { location: conversation.location, ids: kept });
+  }
+  return out ?? privates;
+}
+
+/** A conversation one bulk batch touches. */
+interface BulkConversation<L extends UnreadLocation> {
+  before: UnreadConversation<L> | undefined;
+  /** The object its messages' entries hold: `before`'s, or a new one. */
+  location: L;
+  /** Its place in `Touched.all`: the batch's ids joining it are grouped by it. */
+  index: number;
+  /** Ids of the batch that leave it for another conversation (ascending), if any. */
+  left: number[] | null;
+}
+
+/** A stream one bulk batch touches: its unreads before, and its touched topics. */
+interface TouchedStream {
+  before: StreamUnreads | undefined;
+  topics: Map<string, BulkConversation<StreamLocation>>;
+}
+
+/** The conversations one bulk batch touches, found by key; new ones get a location of their own. */
+class Touched {
+  readonly streams = new Map<number, TouchedStream>();
+  /** By `privateKey`. */
+  readonly privates = new Map<string, BulkConversation<PrivateLocation>>();
+  /** The one-to-one ones again, by the other user's id: found without building their key. */
+  private readonly pms = new Map<number, BulkConversation<PrivateLocation>>();
+  readonly all: BulkConversation<UnreadLocation>[] = [];
+  private last: BulkConversation<StreamLocation> | null = null;
+
+  constructor(private readonly base: UnreadState) {}
+
+  stream(streamId: number, topic: string): BulkConversation<StreamLocation> {
+    // Batches come in runs of one conversation (a topic marked unread).
+    const last = this.last;
+    if (last !== null && last.location.streamId === streamId && last.location.topic === topic) return last;
+    let stream = this.streams.get(streamId);
+    if (stream === undefined) {
+      stream = { before: this.base.streams.get(streamId), topics: new Map() };
+      this.streams.set(streamId, stream);
+    }
+    let work = stream.topics.get(topic);
+    if (work === undefined) {
+      const before = stream.before?.topics.get(topic);
+      work = this.create(before, before?.location ?? { kind: 'stream', streamId, topic });
+      stream.topics.set(topic, work);
+    }
+    this.last = work;
+    return work;
+  }
+
+  pm(userId: number): BulkConversation<PrivateLocation> {
+    let work = this.pms.get(userId);
+    if (work === undefined) {
+      work = this.private({ kind: 'pm', userId });
+      this.pms.set(userId, work);
+    }
+    return work;
+  }
+
+  private(where: PrivateLocation): BulkConversation<PrivateLocation> {
+    const key = privateKey(where);
+    let work = this.privates.get(key);
+    if (work === undefined) {
+      const before = this.base.privates.get(key);
+      work = this.create(before, before?.location ?? where);
+      this.privates.set(key, work);
+    }
+    return work;
+  }
+
+  of(where: UnreadLocation): BulkConversation<UnreadLocation> {
+    return where.kind === 'stream' ? this.stream(where.streamId, where.topic) : this.private(where);
+  }
+
+  private create<L extends UnreadLocation>(
+    before: UnreadConversation<L> | undefined,
+    location: L,
+  ): BulkConversation<L> {
+    const work = { before, location, index: this.all.length, left: null };
+    this.all.push(work);
+    return work;
+  }
+}
+
+/**
+ * The conversation of a private message for `selfId`, by its recipients: privateLocation's
+ * rule, with a one-to-one conversation found by the other user's id, building nothing.
+ */
+function privateConversation(
+  touched: Touched,
+  recipients: readonly number[],
+  selfId: number,
+): BulkConversation<PrivateLocation> {
+  let others = 0;
+  let other = selfId;
+  for (const id of recipients) {
+    if (id === selfId) continue;
+    if (others++ === 0) other = id;
+  }
+  return others <= 1
+    ? touched.pm(other)
+    : touched.private(privateLocation(recipients, selfId) as PrivateLocation);
+}
+
+/**
+ * `ids` (a bulk batch) unread again where `details` says, as a draft would have it, at a
+ * fraction of the cost: each id's conversation is found by key (no location built for it),
+ * the by-id map is set in one descent (giving each id's old place), and the ids joining each
+ * conversation are grouped by a counting sort into one array (no array per conversation to
+ * grow), then merged into the conversation's ids once.
+ */
+function unreadMany(
+  state: UnreadState,
+  ids: readonly number[],
+  details: Record<string, MessageDetail>,
+  selfId: number | null,
+): UnreadState {
+  const touched = new Touched(state);
+  const placed = placeAll(state, touched, ids, details, selfId ?? 0);
+  const mentions = placed.mentioned.length === 0 ? state.mentions : merge(state.mentions, placed.mentioned);
+  const draft = new IdMapDraft(state.messages);
+  const olds = new Array<UnreadLocation | undefined>(placed.n);
+  draft.setMany(placed.ids, placed.places, placed.n, olds);
+  // Each pass in a function of its own: see readMany.
+  const moved = leaveOldPlaces(touched, placed, olds);
+  if (moved === 0) return mentions === state.mentions ? state : { ...state, mentions };
+  const joins = groupJoins(touched.all.length, placed, moved);
+  return {
+    messages: draft.finish(),
+    streams: streamsJoined(state.streams, touched, joins),
+    privates: privatesJoined(state.privates, touched, joins),
+    mentions,
+  };
+}
+
+/** A bulk batch's ids that have details (ascending), each with its new conversation. */
+interface Placed {
+  ids: Int32Array;
+  /** Per id, its conversation's index in `Touched.all` (-1 once found already there). */
+  into: Int32Array;
+  /** Per id, its conversation's location. */
+  places: UnreadLocation[];
+  n: number;
+  /** Ids that mention the user and were not mentions before (ascending). */
+  mentioned: number[];
+}
+
+function placeAll(
+  state: UnreadState,
+  touched: Touched,
+  ids: readonly number[],
+  details: Record<string, MessageDetail>,
+  selfId: number,
+): Placed {
+  const placed: Placed = {
+    ids: new Int32Array(ids.length),
+    into: new Int32Array(ids.length),
+    places: new Array<UnreadLocation>(ids.length),
+    n: 0,
+    mentioned: [],
+  };
+  let n = 0;
+  for (const id of ids) {
+    const d = details[id];
+    if (!d) continue;
+    const work: BulkConversation<UnreadLocation> =
+      d.type === 'stream'
+        ? touched.stream(d.stream_id ?? 0, d.topic ?? '')
+        : privateConversation(touched, d.user_ids ?? [], selfId);
+    if (d.mentioned === true && !sortedHas(state.mentions, id)) placed.mentioned.push(id);
+    placed.ids[n] = id;
+    placed.into[n] = work.index;
+    placed.places[n++] = work.location;
+  }
+  placed.n = n;
+  return placed;
+}
+
+/**
+ * Marks the ids already in their conversation (into = -1) and lists those that were unread
+ * elsewhere as leaving there (which may touch a conversation no detail names); how many ids
+ * change place.
+ */
+function leaveOldPlaces(
+  touched: Touched,
+  placed: Placed,
+  olds: readonly (UnreadLocation | undefined)[],
+): number {
+  let moved = 0;
+  for (let k = 0; k < placed.n; k++) {
+    const old = olds[k];
+    if (old === placed.places[k]) {
+      placed.into[k] = -1;
+      continue;
+    }
+    if (old !== undefined) {
+      const from = touched.of(old);
+      from.left ??= [];
+      from.left.push(placed.ids[k] as number);
+    }
+    moved++;
+  }
+  return moved;
+}
+
+/** The ids that change place, by conversation: conversation i's are joined[start[i], start[i + 1]). */
+interface Joins {
+  start: Int32Array;
+  joined: number[];
+}
+
+/** A counting sort of the ids that change place by their conversation's index (stable: ascending within each). */
+function groupJoins(conversations: number, placed: Placed, moved: number): Joins {
+  const { into } = placed;
+  const start = new Int32Array(conversations + 1);
+  for (let k = 0; k < placed.n; k++) {
+    const next = (into[k] as number) + 1;
+    if (next > 0) start[next] = (start[next] as number) + 1;
+  }
+  for (let i = 0; i < conversations; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const fill = start.slice(0, conversations);
+  // A plain array, as every other array merged with conversations' ids (one kind for mergeRange).
+  const joined = new Array<number>(moved);
+  for (let k = 0; k < placed.n; k++) {
+    const i = into[k] as number;
+    if (i < 0) continue;
+    const at = fill[i] as number;
+    joined[at] = placed.ids[k] as number;
+    fill[i] = at + 1;
+  }
+  return { start, joined };
+}
+
+/** A touched conversation's ids after the batch: `before`'s own array when none changed. */
+function idsAfter(work: BulkConversation<UnreadLocation>, { start, joined }: Joins): readonly number[] {
+  const before = work.before?.ids ?? NONE;
+  const kept = work.left === null ? before : without(before, work.left);
+  const from = start[work.index] as number;
+  const to = start[work.index + 1] as number;
+  return from === to ? kept : mergeRange(kept, joined, from, to);
+}
+
+function streamsJoined(
+  streams: UnreadState['streams'],
+  touched: Touched,
+  joins: Joins,
+): UnreadState['streams'] {
+  let out: Map<number, StreamUnreads> | null = null;
+  for (const [streamId, { before, topics: works }] of touched.streams) {
+    let topics: Map<string, UnreadConversation<StreamLocation>> | null = null;
+    let count = before?.count ?? 0;
+    for (const [topic, work] of works) {
+      const ids = idsAfter(work, joins);
+      const old = work.before?.ids ?? NONE;
+      if (ids === old) continue;
+      topics ??= copyMap(before?.topics);
+      count += ids.length - old.length;
+      if (ids.length === 0) topics.delete(topic);
+      else topics.set(topic, { location: work.location, ids });
+    }
+    if (topics === null) continue;
+    out ??= copyMap(streams);
+    if (topics.size === 0) out.delete(streamId);
+    else out.set(streamId, { count, topics });
+  }
+  return out ?? streams;
+}
+
+function privatesJoined(
+  privates: UnreadState['privates'],
+  touched: Touched,
+  joins: Joins,
+): UnreadState['privates'] {
+  let out: Map<string, UnreadConversation<PrivateLocation>> | null = null;
+  for (const [key, work] of touched.privates) {
+    const ids = idsAfter(work, joins);
+    if (ids === (work.before?.ids ?? NONE)) continue;
+    out ??= copyMap(privates);
+    if (ids.length === 0) out.delete(key);
+    else out.set(key, { location: work.location, ids });
+  }
+  return out ?? privates;
 }
 
 // ---- from the register ----------------------------------------------------------------------
@@ -858,13 +1415,16 @@ export function handleUpdateMessageFlagsEvent(
 ): UnreadState {
   if (event.flag === 'read') {
     if (event.op === 'add' && event.all) return readAll(state);
-    const draft = new UnreadsDraft(state);
     if (event.op === 'add') {
+      if (bulkRead(state, event.messages)) return readMany(state, event.messages);
+      const draft = new UnreadsDraft(state);
       draft.removeMany(event.messages);
       return draft.finish();
     }
     // Marked unread: the family's event says where each message lives (message_details).
     const details = (event.message_details ?? {}) as Record<string, MessageDetail>;
+    if (bulkBatch(event.messages)) return unreadMany(state, event.messages, details, selfId);
+    const draft = new UnreadsDraft(state);
     for (const id of event.messages) {
       const d = details[id];
       if (!d) continue;
@@ -889,6 +1449,7 @@ export function handleUpdateMessageFlagsEvent(
 /** Deleted messages are no longer unread (bulk form and the older one-message form). */
 export function handleDeleteMessageEvent(state: UnreadState, event: EventOf<'delete_message'>): UnreadState {
   const ids = event.message_ids ?? (event.message_id === undefined ? [] : [event.message_id]);
+  if (bulkRead(state, ids)) return readMany(state, ids);
   const draft = new UnreadsDraft(state);
   draft.removeMany(ids);
   return draft.finish();
