@@ -230,8 +230,8 @@ const multipartWithoutHooks = Object.assign(
 export function createHttpApp(options: { logger: boolean }): FastifyInstance {
   const app = Fastify({
     logger: options.logger,
-    // On shutdown, waiting long-polls are answered first (preClose); a client that polls
-    // again at once would keep its keep-alive connection busy forever, so close them all.
+    // service.close() drains first (waiting polls answered, requests finished); whatever
+    // outlasts the drain, a client polling again at once included, is closed here.
     forceCloseConnections: true,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
